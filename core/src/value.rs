@@ -1,0 +1,327 @@
+//! The data model: the values Hiera data holds, as Puppet sees them.
+//!
+//! Hash keys are values too (YAML allows integer keys, and Puppet keeps them),
+//! and hashes keep their insertion order, which is part of every result.
+
+use indexmap::IndexMap;
+use std::fmt::Write as _;
+use std::hash::{Hash as StdHash, Hasher};
+
+/// An ordered hash, as Ruby's `Hash`: keys keep the order they were inserted in.
+pub type Hash = IndexMap<Value, Value>;
+
+/// A Hiera value: plain data plus the few rich values `convert_to` can make.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// Ruby's `nil` (YAML `~`, `null` or an empty value; Puppet's `undef`).
+    Undef,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer.
+    Integer(i64),
+    /// A floating point number.
+    Float(f64),
+    /// A string.
+    String(String),
+    /// A Ruby symbol, as Psych loads `:name`; Puppet rejects it as data.
+    Symbol(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An ordered hash.
+    Hash(Hash),
+    /// A `Sensitive` wrapper, made by `convert_to`.
+    Sensitive(Box<Value>),
+}
+
+impl PartialEq for Value {
+    /// Ruby's `eql?`: `1` and `1.0` differ, floats compare by value.
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Undef, Undef) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Integer(a), Integer(b)) => a == b,
+            (Float(a), Float(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (String(a), String(b)) => a == b,
+            (Symbol(a), Symbol(b)) => a == b,
+            (Array(a), Array(b)) => a == b,
+            (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
+            (Sensitive(a), Sensitive(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl StdHash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Undef => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Integer(i) => i.hash(state),
+            Value::Float(f) => f.to_bits().hash(state),
+            Value::String(s) | Value::Symbol(s) => s.hash(state),
+            Value::Array(a) => a.hash(state),
+            // Order-independent, to agree with `eq`.
+            Value::Hash(h) => h.len().hash(state),
+            Value::Sensitive(v) => v.hash(state),
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
+    }
+}
+
+impl Value {
+    /// The string inside, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The hash inside, if this is a hash.
+    pub fn as_hash(&self) -> Option<&Hash> {
+        match self {
+            Value::Hash(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Looks up a string key in a hash value.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_hash()?.get(&Value::from(key))
+    }
+
+    /// Ruby truthiness: everything but `nil` and `false`.
+    pub fn is_truthy(&self) -> bool {
+        !matches!(self, Value::Undef | Value::Bool(false))
+    }
+
+    /// Ruby's `inspect` (Ruby 3.1), as `puppet lookup --explain` prints scalars
+    /// and as interpolation prints arrays and hashes.
+    pub fn inspect(&self) -> String {
+        let mut out = String::new();
+        self.write_inspect(&mut out);
+        out
+    }
+
+    fn write_inspect(&self, out: &mut String) {
+        match self {
+            Value::Undef => out.push_str("nil"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Integer(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Value::Float(f) => out.push_str(&ruby_float(*f)),
+            Value::String(s) => out.push_str(&inspect_str(s)),
+            Value::Symbol(s) => {
+                out.push(':');
+                out.push_str(s);
+            }
+            Value::Array(a) => {
+                out.push('[');
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    v.write_inspect(out);
+                }
+                out.push(']');
+            }
+            Value::Hash(h) => {
+                out.push('{');
+                for (i, (k, v)) in h.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    k.write_inspect(out);
+                    out.push_str("=>");
+                    v.write_inspect(out);
+                }
+                out.push('}');
+            }
+            Value::Sensitive(_) => out.push_str("#<Sensitive [value redacted]:0x0000000000000000>"),
+        }
+    }
+
+    /// Ruby's `to_s`, as string interpolation uses it: strings as they are,
+    /// `nil` as the empty string, collections as `inspect`.
+    pub fn to_ruby_s(&self) -> String {
+        match self {
+            Value::String(s) | Value::Symbol(s) => s.clone(),
+            Value::Undef => String::new(),
+            Value::Sensitive(_) => "Sensitive [value redacted]".to_string(),
+            _ => self.inspect(),
+        }
+    }
+
+    /// The value as JSON, hash keys in order, the way `puppet lookup
+    /// --render-as json` prints it; non-finite floats are an error there too.
+    pub fn to_json(&self) -> Result<serde_json::Value, String> {
+        use serde_json::Value as J;
+        Ok(match self {
+            Value::Undef => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Integer(i) => J::from(*i),
+            Value::Float(f) => {
+                if f.is_nan() {
+                    return Err("1003: NaN not allowed in JSON".into());
+                }
+                if f.is_infinite() {
+                    let sign = if *f < 0.0 { "-" } else { "" };
+                    return Err(format!("1000: {sign}Infinity not allowed in JSON"));
+                }
+                serde_json::Number::from_f64(*f).map(J::Number).unwrap_or(J::Null)
+            }
+            Value::String(s) | Value::Symbol(s) => J::String(s.clone()),
+            Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect::<Result<_, _>>()?),
+            Value::Hash(h) => {
+                let mut m = serde_json::Map::new();
+                for (k, v) in h {
+                    m.insert(k.to_ruby_s(), v.to_json()?);
+                }
+                J::Object(m)
+            }
+            Value::Sensitive(_) => J::String("Sensitive [value redacted]".into()),
+        })
+    }
+
+    /// Converts JSON into a value, keeping object key order.
+    pub fn from_json(json: &serde_json::Value) -> Value {
+        use serde_json::Value as J;
+        match json {
+            J::Null => Value::Undef,
+            J::Bool(b) => Value::Bool(*b),
+            J::Number(n) => match n.as_i64() {
+                Some(i) => Value::Integer(i),
+                None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            J::String(s) => Value::String(s.clone()),
+            J::Array(a) => Value::Array(a.iter().map(Value::from_json).collect()),
+            J::Object(o) => Value::Hash(
+                o.iter().map(|(k, v)| (Value::String(k.clone()), Value::from_json(v))).collect(),
+            ),
+        }
+    }
+}
+
+/// Ruby's `Float#to_s`: the shortest digits that round-trip, in fixed
+/// notation from 1e-4 up to 1e16, scientific (`1.0e+16`) outside that.
+pub fn ruby_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let decpt = exp + 1;
+    let sign = if f < 0.0 { "-" } else { "" };
+    let n = digits.len() as i32;
+    if decpt > 0 && decpt <= 16 {
+        if n <= decpt {
+            format!("{sign}{digits}{}.0", "0".repeat((decpt - n) as usize))
+        } else {
+            let (int, frac) = digits.split_at(decpt as usize);
+            format!("{sign}{int}.{frac}")
+        }
+    } else if decpt <= 0 && decpt > -4 {
+        format!("{sign}0.{}{digits}", "0".repeat((-decpt) as usize))
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let rest = if rest.is_empty() { "0" } else { rest };
+        let e = decpt - 1;
+        let esign = if e < 0 { '-' } else { '+' };
+        format!("{sign}{first}.{rest}e{esign}{:02}", e.abs())
+    }
+}
+
+/// Ruby's `String#inspect` for UTF-8 strings.
+pub fn inspect_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\x0c' => out.push_str("\\f"),
+            '\x0b' => out.push_str("\\v"),
+            '\x08' => out.push_str("\\b"),
+            '\x07' => out.push_str("\\a"),
+            '\x1b' => out.push_str("\\e"),
+            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
+            c if is_unprintable(c) => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn is_unprintable(c: char) -> bool {
+    matches!(c as u32, 0x80..=0x9f | 0x2028 | 0x2029 | 0xfeff)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_as_ruby_prints_them() {
+        assert_eq!(ruby_float(1.0), "1.0");
+        assert_eq!(ruby_float(1500.0), "1500.0");
+        assert_eq!(ruby_float(0.5), "0.5");
+        assert_eq!(ruby_float(1e16), "1.0e+16");
+        assert_eq!(ruby_float(1e15), "1000000000000000.0");
+        assert_eq!(ruby_float(0.0001), "0.0001");
+        assert_eq!(ruby_float(0.00001), "1.0e-05");
+        assert_eq!(ruby_float(-2.5e-7), "-2.5e-07");
+        assert_eq!(ruby_float(3.14159), "3.14159");
+    }
+
+    #[test]
+    fn inspect_matches_ruby() {
+        let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(1)]);
+        assert_eq!(v.inspect(), r#"["a\"b", nil, 1]"#);
+        let mut h = Hash::new();
+        h.insert(Value::from("k"), Value::Bool(true));
+        assert_eq!(Value::Hash(h).inspect(), r#"{"k"=>true}"#);
+        assert_eq!(inspect_str("#{x} é"), r#""\#{x} é""#);
+    }
+}

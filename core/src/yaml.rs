@@ -1,0 +1,600 @@
+//! Loads YAML the way Ruby's Psych `safe_load` does, as Puppet calls it.
+//!
+//! The event parser (yaml-rust2) gives structure, styles, tags and positions;
+//! this module applies Psych's YAML 1.1 scalar resolution on top (`yes` is
+//! true, `0755` is 493, `1,000` is 1000, `1e3` is a string), its merge keys,
+//! and its safe-load refusals (dates and times), and keeps the line and
+//! column of every value.
+
+use crate::value::{Hash, Value};
+use indexmap::IndexMap;
+use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+
+/// The position of a value in its file (1-based line and column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// Where each part of a loaded value came from, shaped like the value:
+/// a hash has one child per entry and an array one per element, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spans {
+    /// Where this value starts.
+    pub at: Position,
+    /// The spans of the elements or entry values.
+    pub children: Vec<Spans>,
+}
+
+/// Why a YAML text could not be loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlError {
+    /// Psych's message, without the file name.
+    pub message: String,
+    /// Where the problem is, when the parser knows.
+    pub at: Option<Position>,
+    /// True for Psych's refusal of a class (Date, Time), which Puppet words
+    /// differently from a syntax error.
+    pub disallowed_class: bool,
+}
+
+/// The most nodes one document may expand to through aliases; a "billion
+/// laughs" document ends here instead of exhausting memory.
+pub const MAX_NODES: usize = 1_000_000;
+
+/// Loads the first document of `text`. An empty document is `None` (Psych's `nil`).
+pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut loader = Loader {
+        parser: Parser::new_from_str(text).keep_tags(true),
+        anchors: IndexMap::new(),
+        nodes: 0,
+        depth: 0,
+    };
+    loop {
+        let (event, at) = loader.next()?;
+        match event {
+            Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
+            Event::StreamEnd | Event::DocumentEnd => return Ok(None),
+            event => return loader.node(event, at).map(Some),
+        }
+    }
+}
+
+/// How deeply collections may nest before loading stops with an error.
+pub const MAX_DEPTH: usize = 512;
+
+struct Loader<'a> {
+    parser: Parser<std::str::Chars<'a>>,
+    anchors: IndexMap<usize, (Value, Spans)>,
+    nodes: usize,
+    depth: usize,
+}
+
+impl Loader<'_> {
+    fn next(&mut self) -> Result<(Event, Position), YamlError> {
+        let (event, mark) = self.parser.next_token().map_err(scan_error)?;
+        Ok((event, position(&mark)))
+    }
+
+    fn count(&mut self, n: usize, at: Position) -> Result<(), YamlError> {
+        self.nodes += n;
+        if self.nodes > MAX_NODES {
+            return Err(YamlError {
+                message: format!("document expands to more than {MAX_NODES} nodes (alias bomb?)"),
+                at: Some(at),
+                disallowed_class: false,
+            });
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, event: Event, at: Position) -> Result<(Value, Spans), YamlError> {
+        self.count(1, at)?;
+        let (value, spans, anchor) = match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                (scalar(text, style, tag.as_ref(), at)?, Spans { at, children: Vec::new() }, anchor)
+            }
+            Event::Alias(id) => {
+                let (value, spans) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
+                    message: "found undefined alias".into(),
+                    at: Some(at),
+                    disallowed_class: false,
+                })?;
+                self.count(size_of(&value), at)?;
+                return Ok((value, spans));
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.enter(at)?;
+                let mut items = Vec::new();
+                let mut children = Vec::new();
+                loop {
+                    let (event, at) = self.next()?;
+                    if let Event::SequenceEnd = event {
+                        break;
+                    }
+                    let (v, s) = self.node(event, at)?;
+                    items.push(v);
+                    children.push(s);
+                }
+                self.depth -= 1;
+                (Value::Array(items), Spans { at, children }, anchor)
+            }
+            Event::MappingStart(anchor, _) => {
+                self.enter(at)?;
+                let (hash, children) = self.mapping()?;
+                self.depth -= 1;
+                (Value::Hash(hash), Spans { at, children }, anchor)
+            }
+            _ => {
+                return Err(YamlError { message: "unexpected event".into(), at: Some(at), disallowed_class: false })
+            }
+        };
+        if anchor > 0 {
+            self.anchors.insert(anchor, (value.clone(), spans.clone()));
+        }
+        Ok((value, spans))
+    }
+
+    fn enter(&mut self, at: Position) -> Result<(), YamlError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(YamlError {
+                message: format!("collections nested deeper than {MAX_DEPTH} levels"),
+                at: Some(at),
+                disallowed_class: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// A mapping's entries, with Psych's `<<` merge keys applied in place.
+    fn mapping(&mut self) -> Result<(Hash, Vec<Spans>), YamlError> {
+        let mut entries: IndexMap<Value, (Value, Spans)> = IndexMap::new();
+        loop {
+            let (event, at) = self.next()?;
+            if let Event::MappingEnd = event {
+                break;
+            }
+            let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
+            let (key, _) = self.node(event, at)?;
+            let (event, vat) = self.next()?;
+            let value_is_seq = matches!(event, Event::SequenceStart(..));
+            let value_is_map = matches!(event, Event::MappingStart(..) | Event::Alias(_));
+            let (value, spans) = self.node(event, vat)?;
+            if is_merge_key && (value_is_map || value_is_seq) {
+                match merge_sources(&value, &spans, value_is_seq) {
+                    Some(sources) => {
+                        for (k, v) in sources {
+                            entries.insert(k, v);
+                        }
+                        continue;
+                    }
+                    None => {}
+                }
+            }
+            entries.insert(key, (value, spans));
+        }
+        let mut hash = Hash::with_capacity(entries.len());
+        let mut children = Vec::with_capacity(entries.len());
+        for (k, (v, s)) in entries {
+            hash.insert(k, v);
+            children.push(s);
+        }
+        Ok((hash, children))
+    }
+}
+
+/// The entries a `<<` merge key brings in: a hash, or a sequence of hashes
+/// where earlier ones win. `None` when Ruby's `merge!` would raise TypeError,
+/// in which case Psych keeps `<<` as an ordinary key.
+fn merge_sources(value: &Value, spans: &Spans, is_seq: bool) -> Option<Vec<(Value, (Value, Spans))>> {
+    let pairs = |h: &Hash, s: &Spans| -> Vec<(Value, (Value, Spans))> {
+        h.iter()
+            .enumerate()
+            .map(|(i, (k, v))| (k.clone(), (v.clone(), s.children.get(i).cloned().unwrap_or_default())))
+            .collect()
+    };
+    if !is_seq {
+        return value.as_hash().map(|h| pairs(h, spans));
+    }
+    let items = value.as_array()?;
+    let mut merged: IndexMap<Value, (Value, Spans)> = IndexMap::new();
+    for (i, item) in items.iter().enumerate().rev() {
+        let s = spans.children.get(i).cloned().unwrap_or_default();
+        for (k, v) in pairs(item.as_hash()?, &s) {
+            merged.insert(k, v);
+        }
+    }
+    Some(merged.into_iter().collect())
+}
+
+fn size_of(value: &Value) -> usize {
+    match value {
+        Value::Array(a) => 1 + a.iter().map(size_of).sum::<usize>(),
+        Value::Hash(h) => 1 + h.iter().map(|(k, v)| size_of(k) + size_of(v)).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+fn position(mark: &Marker) -> Position {
+    Position { line: mark.line() as u32, column: mark.col() as u32 + 1 }
+}
+
+fn is_str_tag(tag: Option<&Tag>) -> bool {
+    matches!(tag, Some(t) if t.handle == "tag:yaml.org,2002:" && t.suffix == "str" || t.handle == "!!" && t.suffix == "str")
+}
+
+fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) -> Result<Value, YamlError> {
+    let tag_name = tag.map(|t| match t.handle.as_str() {
+        "!!" | "tag:yaml.org,2002:" => format!("tag:yaml.org,2002:{}", t.suffix),
+        h => format!("{h}{}", t.suffix),
+    });
+    let quoted = !matches!(style, TScalarStyle::Plain);
+    let Some(tag) = tag_name else {
+        return if quoted { Ok(Value::String(text)) } else { tokenize(text, at) };
+    };
+    match tag.as_str() {
+        "tag:yaml.org,2002:str" | "!str" => Ok(Value::String(text)),
+        "tag:yaml.org,2002:float" | "!float" => match tokenize(text.clone(), at)? {
+            Value::Integer(i) => Ok(Value::Float(i as f64)),
+            f @ Value::Float(_) => Ok(f),
+            _ => Err(YamlError { message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)), at: Some(at), disallowed_class: false }),
+        },
+        t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text)),
+        t if t.starts_with("!ruby/") => Err(disallowed(t.trim_start_matches("!ruby/object:"), at)),
+        _ if quoted => Ok(Value::String(text)),
+        _ => tokenize(text, at),
+    }
+}
+
+fn disallowed(class: &str, at: Position) -> YamlError {
+    YamlError { message: format!("Tried to load unspecified class: {class}"), at: Some(at), disallowed_class: true }
+}
+
+/// Psych's `ScalarScanner#tokenize` for plain scalars (Psych 4, Ruby 3.1).
+fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
+    if s.is_empty() {
+        return Ok(Value::Undef);
+    }
+    if looks_like_word(&s) || s.contains('\n') {
+        if s.chars().count() > 5 {
+            return Ok(Value::String(s));
+        }
+        let lower = s.to_ascii_lowercase();
+        return Ok(match lower.as_str() {
+            _ if !matches!(lower.as_bytes()[0], b'y' | b't' | b'o' | b'n' | b'f' | b'~') => Value::String(s),
+            "~" | "null" => Value::Undef,
+            "yes" | "true" | "on" => Value::Bool(true),
+            "no" | "false" | "off" => Value::Bool(false),
+            _ => Value::String(s),
+        });
+    }
+    if is_time(&s) {
+        return Err(disallowed("Time", at));
+    }
+    if is_date(&s) {
+        return Err(disallowed("Date", at));
+    }
+    let lower = s.to_ascii_lowercase();
+    match lower.as_str() {
+        ".inf" | "+.inf" => return Ok(Value::Float(f64::INFINITY)),
+        "-.inf" => return Ok(Value::Float(f64::NEG_INFINITY)),
+        ".nan" => return Ok(Value::Float(f64::NAN)),
+        _ => {}
+    }
+    if s.len() >= 2 && s.starts_with(':') {
+        let inner = &s[1..];
+        let name = match inner.as_bytes()[0] {
+            q @ (b'"' | b'\'') if inner.len() >= 2 && inner[1..].contains(q as char) => {
+                let end = inner[1..].find(q as char).map(|e| e + 1).unwrap_or(inner.len());
+                inner[1..end].trim_start_matches(':').to_string()
+            }
+            _ => inner.to_string(),
+        };
+        return Ok(Value::Symbol(name));
+    }
+    if let Some(v) = sexagesimal(&s) {
+        return Ok(v);
+    }
+    if is_float(&s) {
+        if matches!(s.as_str(), "." | "+." | "-.") {
+            return Ok(Value::String(s));
+        }
+        let cleaned: String = s.chars().filter(|c| *c != ',' && *c != '_').collect();
+        let cleaned = cleaned.replace(".e", "e").replace(".E", "E");
+        let cleaned = cleaned.strip_suffix('.').unwrap_or(&cleaned);
+        return cleaned.parse::<f64>().map(Value::Float).map_err(|_| YamlError {
+            message: format!("invalid value for Float(): {}", crate::value::inspect_str(&s)),
+            at: Some(at),
+            disallowed_class: false,
+        });
+    }
+    if let Some(i) = parse_int(&s) {
+        return Ok(i);
+    }
+    Ok(Value::String(s))
+}
+
+/// `^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+` (unanchored at the end).
+fn looks_like_word(s: &str) -> bool {
+    let is_word = |c: char| c.is_alphabetic() || c.is_whitespace() || "_!@#$%^&*(){}<>|/\\~;=".contains(c);
+    let mut chars = s.chars();
+    let first = chars.next().unwrap_or(' ');
+    if is_word(first) {
+        return true;
+    }
+    if first.is_ascii_digit() || matches!(first, '.' | ':' | '-') {
+        return false;
+    }
+    chars.next().is_some_and(is_word)
+}
+
+fn digits(s: &str, min: usize, max: usize) -> Option<&str> {
+    let n = s.bytes().take_while(u8::is_ascii_digit).count();
+    (n >= min && n <= max).then(|| &s[n..])
+}
+
+/// `^-?\d{4}-\d{1,2}-\d{1,2}(?:[Tt]|\s+)\d{1,2}:\d\d:\d\d(?:\.\d*)?(?:\s*(?:Z|[-+]\d{1,2}:?(?:\d\d)?))?$`
+fn is_time(s: &str) -> bool {
+    let check = || -> Option<()> {
+        let s = s.strip_prefix('-').unwrap_or(s);
+        let s = digits(s, 4, 4)?.strip_prefix('-')?;
+        let s = digits(s, 1, 2)?.strip_prefix('-')?;
+        let s = digits(s, 1, 2)?;
+        let s = match s.strip_prefix(['T', 't']) {
+            Some(r) => r,
+            None => {
+                let r = s.trim_start();
+                (r.len() < s.len()).then_some(r)?
+            }
+        };
+        let s = digits(s, 1, 2)?.strip_prefix(':')?;
+        let s = digits(s, 2, 2)?.strip_prefix(':')?;
+        let mut s = digits(s, 2, 2)?;
+        if let Some(r) = s.strip_prefix('.') {
+            s = digits(r, 0, usize::MAX)?;
+        }
+        let s = s.trim_start();
+        if s.is_empty() || s == "Z" {
+            return Some(());
+        }
+        let s = s.strip_prefix(['+', '-'])?;
+        let s = digits(s, 1, 2)?;
+        let s = s.strip_prefix(':').unwrap_or(s);
+        digits(s, 0, 2).filter(|r| r.is_empty()).map(|_| ())
+    };
+    check().is_some()
+}
+
+/// `^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$`, a date Psych
+/// would build (and safe_load refuses) when it is a valid calendar date.
+fn is_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    if parts.len() != 3 || parts[0].len() != 4 || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+        return false;
+    }
+    if parts[1].len() > 2 || parts[2].len() > 2 {
+        return false;
+    }
+    let (y, m, d): (i32, u32, u32) = (parts[0].parse().unwrap_or(0), parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(0));
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return false;
+    }
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m as usize - 1];
+    d <= days
+}
+
+/// Base 60 (`1:20` is 80), integer or float.
+fn sexagesimal(s: &str) -> Option<Value> {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let (body, frac) = match body.split_once('.') {
+        Some((b, f)) if f.bytes().all(|c| c.is_ascii_digit() || c == b'_') => (b, Some(f)),
+        Some(_) => return None,
+        None => (body, None),
+    };
+    let parts: Vec<&str> = body.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let head = parts[0];
+    if head.is_empty() || !head.as_bytes()[0].is_ascii_digit() || !head.bytes().all(|c| c.is_ascii_digit() || c == b'_') {
+        return None;
+    }
+    for p in &parts[1..] {
+        let ok = matches!(p.len(), 1 | 2) && p.bytes().all(|c| c.is_ascii_digit()) && (p.len() == 1 || p.as_bytes()[0] <= b'5');
+        if !ok {
+            return None;
+        }
+    }
+    // Ruby: each part times 60 ** |index - 2|, which is only base 60 with three parts.
+    let n = parts.len();
+    let to_i = |p: &str| -> i64 {
+        let d: String = p.chars().take_while(|c| c.is_ascii_digit() || *c == '_').filter(|c| *c != '_').collect();
+        d.parse().unwrap_or(0)
+    };
+    let sign = if s.starts_with('-') { -1 } else { 1 };
+    let weight = |e: usize| 60i64.pow((e as i64 - 2).unsigned_abs() as u32);
+    match frac {
+        None => {
+            let mut total: i64 = 0;
+            for (e, p) in parts.iter().enumerate() {
+                let v = if e == 0 { sign * to_i(p) } else { to_i(p) };
+                total = total.checked_add(v.checked_mul(weight(e))?)?;
+            }
+            let _ = n;
+            Some(Value::Integer(total))
+        }
+        Some(f) => {
+            let mut total = 0.0;
+            for (e, p) in parts.iter().enumerate() {
+                let mut v = to_i(p) as f64;
+                if e == n - 1 {
+                    let frac: String = f.chars().filter(|c| *c != '_').collect();
+                    v += format!("0.{frac}0").parse::<f64>().unwrap_or(0.0);
+                }
+                if e == 0 {
+                    v *= sign as f64;
+                }
+                total += v * weight(e) as f64;
+            }
+            Some(Value::Float(total))
+        }
+    }
+}
+
+/// `^(?:[-+]?([0-9][0-9_,]*)?\.[0-9]*([eE][-+][0-9]+)?)$`
+fn is_float(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let int_len = if s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        s.bytes().take_while(|c| c.is_ascii_digit() || *c == b'_' || *c == b',').count()
+    } else {
+        0
+    };
+    let Some(rest) = s[int_len..].strip_prefix('.') else { return false };
+    let frac = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &rest[frac..];
+    if rest.is_empty() {
+        return true;
+    }
+    let Some(exp) = rest.strip_prefix(['e', 'E']) else { return false };
+    let Some(exp) = exp.strip_prefix(['-', '+']) else { return false };
+    !exp.is_empty() && exp.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// Psych's INTEGER pattern and Ruby's `Integer()` on it.
+fn parse_int(s: &str) -> Option<Value> {
+    let (neg, body) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let clean = |d: &str| -> String { d.chars().filter(|c| *c != '_' && *c != ',').collect() };
+    let (radix, digits) = if let Some(d) = body.strip_prefix("0b") {
+        if d.is_empty() || !d.bytes().all(|c| matches!(c, b'0' | b'1' | b'_' | b',')) {
+            return None;
+        }
+        (2, clean(d))
+    } else if let Some(d) = body.strip_prefix("0x") {
+        if d.is_empty() || !d.bytes().all(|c| c.is_ascii_hexdigit() || c == b'_' || c == b',') {
+            return None;
+        }
+        (16, clean(d))
+    } else if body.len() > 1 && body.starts_with('0') {
+        if !body[1..].bytes().all(|c| matches!(c, b'0'..=b'7' | b'_' | b',')) {
+            return None;
+        }
+        (8, clean(&body[1..]))
+    } else {
+        // 0 | [1-9](?:[0-9]|,[0-9]|_[0-9])*
+        let b = body.as_bytes();
+        if b.is_empty() || !b[0].is_ascii_digit() || (b[0] == b'0' && b.len() > 1) {
+            return None;
+        }
+        let mut i = 1;
+        while i < b.len() {
+            match b[i] {
+                c if c.is_ascii_digit() => i += 1,
+                b',' | b'_' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => i += 2,
+                _ => return None,
+            }
+        }
+        (10, clean(body))
+    };
+    // Ruby's Integer() rejects what the pattern lets through but it can't read ("0b_", "0x,").
+    let n = i64::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix).ok()?;
+    if digits.is_empty() && radix != 8 {
+        return None;
+    }
+    Some(Value::Integer(if neg { -n } else { n }))
+}
+
+fn scan_error(e: ScanError) -> YamlError {
+    let mark = e.marker();
+    let mut at = Position { line: mark.line() as u32, column: mark.col() as u32 + 1 };
+    if e.info().starts_with("tabs disallowed") {
+        // libyaml stops at the tab itself; yaml-rust2 just after it.
+        at.column = at.column.saturating_sub(1).max(1);
+    }
+    YamlError { message: psych_message(e.info(), at), at: Some(at), disallowed_class: false }
+}
+
+/// Words yaml-rust2's messages as libyaml (and so Psych) words them, where
+/// the two are known to differ.
+fn psych_message(info: &str, at: Position) -> String {
+    let text = match info {
+        "found character that cannot start any token" | "tabs disallowed within this context (block indentation)" => {
+            "found character that cannot start any token while scanning for the next token".to_string()
+        }
+        "while parsing a flow sequence, expected ',' or ']'" => {
+            "did not find expected ',' or ']' while parsing a flow sequence".to_string()
+        }
+        "while parsing a flow mapping, did not find expected ',' or '}'" => {
+            "did not find expected ',' or '}' while parsing a flow mapping".to_string()
+        }
+        "mapping values are not allowed in this context" => {
+            "mapping values are not allowed in this context".to_string()
+        }
+        "while parsing a block mapping, did not find expected key" => {
+            "did not find expected key while parsing a block mapping".to_string()
+        }
+        other => other.to_string(),
+    };
+    format!("{text} at line {} column {}", at.line, at.column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Value {
+        let (v, _) = load(&format!("k: {text}\n")).unwrap().unwrap();
+        v.get("k").unwrap().clone()
+    }
+
+    #[test]
+    fn scalars_resolve_as_psych_resolves_them() {
+        assert_eq!(one("yes"), Value::Bool(true));
+        assert_eq!(one("Off"), Value::Bool(false));
+        assert_eq!(one("y"), Value::from("y"));
+        assert_eq!(one("0755"), Value::Integer(493));
+        assert_eq!(one("08"), Value::from("08"));
+        assert_eq!(one("0x1F"), Value::Integer(31));
+        assert_eq!(one("0b101"), Value::Integer(5));
+        assert_eq!(one("1_000_000"), Value::Integer(1_000_000));
+        assert_eq!(one("1,000"), Value::Integer(1000));
+        assert_eq!(one("+42"), Value::Integer(42));
+        assert_eq!(one("1e3"), Value::from("1e3"));
+        assert_eq!(one("1.5e+3"), Value::Float(1500.0));
+        assert_eq!(one("3."), Value::Float(3.0));
+        assert_eq!(one(".5"), Value::Float(0.5));
+        assert_eq!(one("1:20"), Value::Integer(4800));
+        assert_eq!(one("12:30:00"), Value::Integer(45000));
+        assert_eq!(one("1.2.3"), Value::from("1.2.3"));
+        assert_eq!(one("~"), Value::Undef);
+        assert_eq!(one(""), Value::Undef);
+        assert_eq!(one("'0755'"), Value::from("0755"));
+        assert_eq!(one(":sym"), Value::Symbol("sym".into()));
+        assert_eq!(one("web01"), Value::from("web01"));
+    }
+
+    #[test]
+    fn dates_are_refused_and_errors_have_positions() {
+        let e = load("a: 2024-01-01\n").unwrap_err();
+        assert_eq!(e.message, "Tried to load unspecified class: Date");
+        let e = load("a:\n\tb: 1\n").unwrap_err();
+        assert_eq!(e.at, Some(Position { line: 2, column: 1 }));
+    }
+
+    #[test]
+    fn merge_keys_and_spans() {
+        let (v, spans) = load("base: &b\n  x: 1\n  y: 2\nitem:\n  <<: *b\n  y: 3\n").unwrap().unwrap();
+        assert_eq!(v.get("item").unwrap().inspect(), r#"{"x"=>1, "y"=>3}"#);
+        assert_eq!(spans.children[1].at.line, 5);
+    }
+}
