@@ -1,4 +1,162 @@
 //! Puppet's Hiera 5 lookup, re-implemented over an in-memory filesystem.
+//!
+//! The engine is a pipeline, and its modules follow it: [`fs`] holds the
+//! files, [`yaml`] and [`data`] load them, [`config`] reads hiera.yaml,
+//! [`lookup`] expands the hierarchy and finds values, [`interpolate`] reads
+//! `%{...}`, [`merge`] merges, [`lookup_options`] and [`convert`] apply the
+//! options, and [`explain`] records and prints the trace.
+//!
+//! ```
+//! use hiera_core::{case::Document, Hiera, Request};
+//!
+//! let doc = Document::from_yaml(r#"
+//! files:
+//!   hiera.yaml: |
+//!     version: 5
+//!   data/common.yaml: |
+//!     ntp::servers: [0.pool.ntp.org]
+//! "#).unwrap();
+//! let hiera = Hiera::new(doc.files(), doc.node());
+//! let answer = hiera.lookup(&Request { keys: vec!["ntp::servers".into()], ..Request::default() });
+//! assert_eq!(answer.result.unwrap().inspect(), r#"["0.pool.ntp.org"]"#);
+//! ```
 
+pub mod case;
+pub mod config;
+pub mod convert;
+pub mod data;
+mod error;
+pub mod explain;
+pub mod fs;
+pub mod interpolate;
+pub mod key;
+pub mod lookup;
+pub mod lookup_options;
+pub mod merge;
+pub mod scope;
+pub mod types;
 pub mod value;
 pub mod yaml;
+
+pub use error::{Error, ErrorKind};
+pub use lookup::{Answer, Request};
+pub use scope::Node;
+pub use value::Value;
+
+use config::{HieraConfig, Layer};
+use data::DataFile;
+use fs::Files;
+use scope::Scope;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Where Puppet reads `strict` from.
+pub const PUPPET_CONF: &str = "/etc/puppetlabs/puppet/puppet.conf";
+
+/// A Puppet installation to look things up in: its files and the node.
+///
+/// Parsed data files and configurations are kept between lookups and
+/// dropped only when their file changes, so re-running lookups after an
+/// edit costs only what the edit touched.
+pub struct Hiera {
+    files: Files,
+    node: Node,
+    scope: Scope,
+    strict_error: bool,
+    data: RefCell<HashMap<(String, String), Rc<Result<Rc<DataFile>, Error>>>>,
+    configs: RefCell<HashMap<(Layer, String), Rc<Result<Rc<HieraConfig>, Error>>>>,
+}
+
+impl Hiera {
+    /// An installation with these files, looked up for this node.
+    pub fn new(files: Files, node: Node) -> Hiera {
+        let scope = Scope::new(&node);
+        let strict_error = strict_is_error(&files);
+        Hiera { files, node, scope, strict_error, data: RefCell::default(), configs: RefCell::default() }
+    }
+
+    /// The files.
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+
+    /// The node.
+    pub fn node(&self) -> &Node {
+        &self.node
+    }
+
+    /// Adds or replaces one file, forgetting only what was read from it.
+    pub fn set_file(&mut self, path: &str, text: &str) {
+        self.files.insert(path, text);
+        self.forget(path);
+    }
+
+    /// Removes one file.
+    pub fn remove_file(&mut self, path: &str) {
+        self.files.remove(path);
+        self.forget(path);
+    }
+
+    /// Changes the node (facts, name, environment); parsed files are kept.
+    pub fn set_node(&mut self, node: Node) {
+        self.scope = Scope::new(&node);
+        self.node = node;
+    }
+
+    fn forget(&mut self, path: &str) {
+        if path == PUPPET_CONF {
+            self.strict_error = strict_is_error(&self.files);
+            self.data.borrow_mut().clear();
+        }
+        self.data.borrow_mut().retain(|(_, p), _| p != path);
+        self.configs.borrow_mut().retain(|(_, p), _| p != path);
+    }
+
+    /// Looks up keys as `puppet lookup` does.
+    pub fn lookup(&self, request: &Request) -> Answer {
+        lookup::Run::new(self, request.explain).answer(request)
+    }
+
+    fn data_file(&self, function: &str, path: &str) -> Result<Rc<DataFile>, Error> {
+        let key = (function.to_string(), path.to_string());
+        if let Some(cached) = self.data.borrow().get(&key) {
+            return (**cached).clone();
+        }
+        let loaded = match self.files.read(path) {
+            Some(text) => data::load(function, path, text, self.strict_error).map(Rc::new),
+            None => Err(Error::runtime(format!("Is a directory @ io_fread - {path}"))),
+        };
+        self.data.borrow_mut().insert(key, Rc::new(loaded.clone()));
+        loaded
+    }
+
+    fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {
+        let key = (layer, path.to_string());
+        if let Some(cached) = self.configs.borrow().get(&key) {
+            return (**cached).clone();
+        }
+        let text = self.files.read(path).unwrap_or("");
+        let parsed = HieraConfig::parse_for(layer, path, text).map(Rc::new);
+        self.configs.borrow_mut().insert(key, Rc::new(parsed.clone()));
+        parsed
+    }
+}
+
+/// Reads `strict` from puppet.conf's `[main]` or `[user]` section.
+fn strict_is_error(files: &Files) -> bool {
+    let Some(text) = files.read(PUPPET_CONF) else { return false };
+    let mut section = "main".to_string();
+    let mut strict = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(s) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = s.trim().to_string();
+        } else if let Some((k, v)) = line.split_once('=') {
+            if k.trim() == "strict" && (section == "main" || section == "user") {
+                strict = Some(v.trim().to_string());
+            }
+        }
+    }
+    strict.as_deref() == Some("error")
+}

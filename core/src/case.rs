@@ -1,0 +1,312 @@
+//! The document: a small Puppet installation, a node and its lookups, in the
+//! conformance case format (FORMAT.md). Examples, saved work, shared links
+//! and conformance cases are all documents.
+
+use crate::error::Error;
+use crate::fs::Files;
+use crate::lookup::{Answer, Request};
+use crate::scope::Node;
+use crate::value::{Hash, Value};
+use crate::yaml;
+
+/// Where relative paths of a document live.
+pub fn environment_dir(environment: &str) -> String {
+    format!("/etc/puppetlabs/code/environments/{environment}")
+}
+
+/// A lookup of a document, with what Puppet returned if it was recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseLookup {
+    /// The keys (one, or several where the first found wins).
+    pub keys: Vec<String>,
+    /// True when the document gave a list of keys.
+    pub key_is_list: bool,
+    /// `merge`: a strategy name or a hash with `strategy` and deep options.
+    pub merge: Option<Value>,
+    /// `default`.
+    pub default: Option<Value>,
+    /// `type`.
+    pub value_type: Option<String>,
+    /// What Puppet returned, when recorded.
+    pub expect: Option<Expect>,
+    /// The recorded `puppet lookup --explain` text.
+    pub explain: Option<String>,
+}
+
+/// What real Puppet returned for a lookup.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// A plain value.
+    Value(Value),
+    /// A rich value: Puppet's `String()` of it and its type.
+    Rendered {
+        /// E.g. `Sensitive [value redacted]`.
+        rendered: String,
+        /// E.g. `Sensitive[String]`.
+        type_name: String,
+    },
+    /// The lookup failed with this message.
+    Error(String),
+}
+
+/// A document in the case format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// What the document shows.
+    pub description: Option<String>,
+    /// The environment (default `production`).
+    pub environment: String,
+    /// The node name, if given.
+    pub node: Option<String>,
+    /// The facts.
+    pub facts: Hash,
+    /// Path (relative to the environment, or absolute) → text, in order.
+    pub files: Vec<(String, String)>,
+    /// The lookups.
+    pub lookups: Vec<CaseLookup>,
+}
+
+impl Document {
+    /// Reads a document; a malformed one is an error naming what is wrong.
+    pub fn from_yaml(text: &str) -> Result<Document, Error> {
+        let loaded = yaml::load(text).map_err(|e| {
+            let at = e.at;
+            Error::lookup(format!("document: {}", e.message)).at("document", at.map(|a| a.line as usize), at.map(|a| a.column as usize))
+        })?;
+        let Some((Value::Hash(top), _)) = loaded else {
+            return Err(Error::lookup("document: expected a mapping with 'files' and 'lookups'"));
+        };
+        let get = |k: &str| top.get(&Value::from(k));
+        let string = |k: &str| get(k).filter(|v| !matches!(v, Value::Undef)).map(Value::to_ruby_s);
+        let facts = match get("facts") {
+            None | Some(Value::Undef) => Hash::new(),
+            Some(Value::Hash(h)) => h.clone(),
+            Some(_) => return Err(Error::lookup("document: 'facts' must be a mapping")),
+        };
+        let files = match get("files") {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Hash(h)) => h.iter().map(|(k, v)| (k.to_ruby_s(), v.to_ruby_s())).collect(),
+            Some(_) => return Err(Error::lookup("document: 'files' must be a mapping of path to text")),
+        };
+        let lookups = match get("lookups") {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Array(a)) => a.iter().map(CaseLookup::from_value).collect::<Result<_, _>>()?,
+            Some(_) => return Err(Error::lookup("document: 'lookups' must be a list")),
+        };
+        Ok(Document {
+            description: string("description"),
+            environment: string("environment").unwrap_or_else(|| "production".into()),
+            node: string("node"),
+            facts,
+            files,
+            lookups,
+        })
+    }
+
+    /// The files with absolute paths, relative ones placed in the environment.
+    pub fn files(&self) -> Files {
+        let env = environment_dir(&self.environment);
+        let mut files = Files::new();
+        for (path, text) in &self.files {
+            let abs = if path.starts_with('/') { path.clone() } else { format!("{env}/{path}") };
+            files.insert(abs, text.clone());
+        }
+        files
+    }
+
+    /// The node: `node`, else the `clientcert` fact, else `localhost`.
+    pub fn node(&self) -> Node {
+        let name = self
+            .node
+            .clone()
+            .or_else(|| self.facts.get(&Value::from("clientcert")).map(Value::to_ruby_s))
+            .unwrap_or_else(|| "localhost".into());
+        Node { name, environment: self.environment.clone(), facts: self.facts.clone() }
+    }
+}
+
+impl CaseLookup {
+    fn from_value(v: &Value) -> Result<CaseLookup, Error> {
+        let Value::Hash(h) = v else { return Err(Error::lookup("document: each lookup must be a mapping with 'key'")) };
+        let get = |k: &str| h.get(&Value::from(k));
+        let (keys, key_is_list) = match get("key") {
+            Some(Value::Array(a)) => (a.iter().map(Value::to_ruby_s).collect(), true),
+            Some(Value::Undef) | None => return Err(Error::lookup("document: a lookup has no 'key'")),
+            Some(k) => (vec![k.to_ruby_s()], false),
+        };
+        let expect = match get("expect") {
+            Some(Value::Hash(e)) => {
+                let eg = |k: &str| e.get(&Value::from(k));
+                if let Some(err) = eg("error") {
+                    Some(Expect::Error(err.to_ruby_s()))
+                } else if let Some(r) = eg("value_rendered") {
+                    Some(Expect::Rendered { rendered: r.to_ruby_s(), type_name: eg("type").map(Value::to_ruby_s).unwrap_or_default() })
+                } else {
+                    eg("value").map(|v| Expect::Value(v.clone()))
+                }
+            }
+            _ => None,
+        };
+        Ok(CaseLookup {
+            keys,
+            key_is_list,
+            merge: get("merge").cloned().filter(|m| !matches!(m, Value::Undef)),
+            default: get("default").cloned(),
+            value_type: get("type").map(Value::to_ruby_s),
+            expect,
+            explain: get("explain").map(Value::to_ruby_s),
+        })
+    }
+
+    /// The request `puppet lookup` would make for this lookup, with the merge
+    /// options it passes: `--merge deep` always carries both array flags.
+    pub fn request(&self, explain: bool) -> Result<Request, Error> {
+        Ok(Request {
+            keys: self.keys.clone(),
+            merge: self.merge.as_ref().map(cli_merge).transpose()?,
+            default: self.default.clone(),
+            value_type: self.value_type.clone(),
+            explain,
+        })
+    }
+
+    /// The key as written: the key, or the list as JSON.
+    pub fn key_label(&self) -> String {
+        if self.key_is_list {
+            serde_json::to_string(&self.keys).unwrap_or_default()
+        } else {
+            self.keys.first().cloned().unwrap_or_default()
+        }
+    }
+}
+
+/// `puppet lookup`'s `--merge` handling: a name or a hash of deep options.
+pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
+    let (name, h) = match merge {
+        Value::Hash(h) => (h.get(&Value::from("strategy")).map(Value::to_ruby_s).unwrap_or_default(), Some(h)),
+        v => (v.to_ruby_s(), None),
+    };
+    if !matches!(name.as_str(), "first" | "hash" | "unique" | "deep") {
+        return Err(Error::runtime(
+            "The --merge option only accepts 'first', 'hash', 'unique', or 'deep'\nRun 'puppet lookup --help' for more details",
+        ));
+    }
+    let flag = |k: &str| h.and_then(|h| h.get(&Value::from(k))).is_some_and(Value::is_truthy);
+    let prefix = h.and_then(|h| h.get(&Value::from("knockout_prefix"))).filter(|v| !matches!(v, Value::Undef));
+    let mut out = Hash::new();
+    out.insert("strategy".into(), Value::String(name.clone()));
+    if name == "deep" {
+        out.insert("sort_merged_arrays".into(), Value::Bool(flag("sort_merged_arrays")));
+        out.insert("merge_hash_arrays".into(), Value::Bool(flag("merge_hash_arrays")));
+        if let Some(p) = prefix {
+            out.insert("knockout_prefix".into(), p.clone());
+        }
+    } else if prefix.is_some() || flag("sort_merged_arrays") || flag("merge_hash_arrays") {
+        return Err(Error::runtime(
+            "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\nRun 'puppet lookup --help' for more details",
+        ));
+    }
+    Ok(Value::Hash(out))
+}
+
+/// The outcome of a lookup as the oracle records it: a value (which must
+/// also render as JSON), a rich value, or an error message.
+pub fn outcome(answer: &Answer) -> Expect {
+    match &answer.result {
+        Err(e) => Expect::Error(e.message.clone()),
+        Ok(v @ Value::Sensitive(_)) => {
+            Expect::Rendered { rendered: "Sensitive [value redacted]".into(), type_name: crate::types::generalized(v) }
+        }
+        Ok(v) => match v.to_json() {
+            Ok(_) => Expect::Value(v.clone()),
+            Err(e) => Expect::Error(e),
+        },
+    }
+}
+
+/// Compares an answer with Puppet's recorded one. By default a lookup
+/// passes when the value matches (hash order included) or both failed;
+/// `exact` also requires the same error and explain texts. Returns what
+/// differed.
+pub fn compare(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), String> {
+    let Some(expected) = &lookup.expect else { return Ok(()) };
+    let got = outcome(answer);
+    match (expected, &got) {
+        (Expect::Value(e), Expect::Value(g)) if same(e, g) => {}
+        (Expect::Rendered { rendered: er, type_name: et }, Expect::Rendered { rendered: gr, type_name: gt }) if er == gr && et == gt => {}
+        (Expect::Error(e), Expect::Error(g)) => {
+            if exact && e != g {
+                return Err(format!("error text differs:\n  puppet: {e}\n  engine: {g}"));
+            }
+        }
+        (e, g) => return Err(format!("expected {}, got {}", describe(e), describe(g))),
+    }
+    if exact {
+        if let Some(expected) = &lookup.explain {
+            let text = answer.explain_text();
+            if mask_addresses(expected) != mask_addresses(&text) {
+                return Err(format!("explain differs:\n{}", first_difference(expected, &text)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn describe(e: &Expect) -> String {
+    match e {
+        Expect::Value(v) => format!("value {}", v.inspect()),
+        Expect::Rendered { rendered, type_name } => format!("{type_name} {rendered}"),
+        Expect::Error(m) => format!("error \"{m}\""),
+    }
+}
+
+/// Deep equality with hash order significant.
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Hash(x), Value::Hash(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|((ka, va), (kb, vb))| same(ka, kb) && same(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (a, b) => a == b,
+    }
+}
+
+/// Ruby object addresses (`0x` and 16 hex digits) differ from run to run.
+fn mask_addresses(s: &str) -> String {
+    let re = regex_lite::Regex::new("0x[0-9a-f]{16}").expect("a valid pattern");
+    re.replace_all(s, "0x################").into_owned()
+}
+
+fn first_difference(expected: &str, got: &str) -> String {
+    let (e, g): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
+    for i in 0..e.len().max(g.len()) {
+        if e.get(i) != g.get(i) {
+            return format!(
+                "  line {}:\n  puppet: {}\n  engine: {}",
+                i + 1,
+                e.get(i).unwrap_or(&"<end>"),
+                g.get(i).unwrap_or(&"<end>")
+            );
+        }
+    }
+    "  (trailing newline)".into()
+}
+
+
+impl Document {
+    /// Runs every lookup against the engine and compares each with Puppet's
+    /// recorded answer (see [`compare`]), in order.
+    pub fn check(&self, exact: bool) -> Vec<Result<(), String>> {
+        let hiera = crate::Hiera::new(self.files(), self.node());
+        self.lookups
+            .iter()
+            .map(|l| {
+                let answer = match l.request(true) {
+                    Ok(request) => hiera.lookup(&request),
+                    Err(e) => Answer { result: Err(e), explanation: None },
+                };
+                compare(l, &answer, exact)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,189 @@
+//! `convert_to`: Puppet's `new(Type, value, ...)` for the types lookup
+//! options use in practice.
+
+use crate::error::Error;
+use crate::types::{parse_type, Type};
+use crate::value::{Hash, Value};
+
+/// Applies a `convert_to` option (a type name, or `[type, args...]`) to a
+/// value. Returns the value and the arguments as the explanation prints them.
+pub fn convert(key: &str, convert_to: &Value, value: Value) -> Result<(Value, String), Error> {
+    let (type_text, args): (String, Vec<Value>) = match convert_to {
+        Value::Array(a) if !a.is_empty() => (a[0].to_ruby_s(), a[1..].to_vec()),
+        v => (v.to_ruby_s(), Vec::new()),
+    };
+    let ty = parse_type(&type_text).map_err(|e| {
+        Error::lookup(format!(
+            "Invalid data type in lookup_options for key '{key}' could not parse '{type_text}', error: '{e}"
+        ))
+    })?;
+    let raised = |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
+    let converted = new_value(&ty, value, &args).map_err(raised)?;
+    let mut printed = vec![ty.to_string()];
+    printed.extend(args.iter().map(puppet_string));
+    Ok((converted, format!("[{}]", printed.join(", "))))
+}
+
+/// Puppet's `String()` of a value in an argument list.
+fn puppet_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("'{s}'"),
+        Value::Undef => "undef".into(),
+        v => v.to_ruby_s(),
+    }
+}
+
+fn cannot(v: &Value, to: &str) -> String {
+    match v {
+        Value::String(s) => format!("'new' The string '{s}' cannot be converted to {to}"),
+        v => format!("'new' Value of type {} cannot be converted to {to}", crate::types::infer(v)),
+    }
+}
+
+fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
+    if !matches!(ty, Type::Reference(_)) && ty.is_instance(&value) && !matches!(ty, Type::Array | Type::Sensitive) {
+        return Ok(value);
+    }
+    match ty {
+        Type::Integer => to_integer(&value, args.first()),
+        Type::Float => to_float(&value),
+        Type::Numeric => to_integer(&value, None).or_else(|_| to_float(&value)).map_err(|_| cannot(&value, "Numeric")),
+        Type::String => Ok(Value::String(format_string(&value))),
+        Type::Boolean => to_boolean(&value),
+        Type::Array => Ok(to_array(value, args.first().is_some_and(Value::is_truthy))),
+        Type::Hash => to_hash(value),
+        Type::Sensitive => Ok(Value::Sensitive(Box::new(value))),
+        Type::Optional(inner) => match value {
+            Value::Undef => Ok(Value::Undef),
+            v => new_value(inner, v, args),
+        },
+        other => Err(format!("Creation of new instance of type '{other}' is not supported")),
+    }
+}
+
+fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
+    match v {
+        Value::Integer(i) => Ok(Value::Integer(*i)),
+        Value::Float(f) => Ok(Value::Integer(f.trunc() as i64)),
+        Value::Bool(b) => Ok(Value::Integer(*b as i64)),
+        Value::String(s) => {
+            let t = s.trim();
+            let (neg, body) = match t.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, t.strip_prefix('+').unwrap_or(t)),
+            };
+            let forced = radix.and_then(|r| match r {
+                Value::Integer(i) => Some(*i as u32),
+                _ => None,
+            });
+            let (base, digits) = match forced {
+                Some(b) => (b, body),
+                None => {
+                    let lower = body.to_ascii_lowercase();
+                    if lower.starts_with("0x") {
+                        (16, &body[2..])
+                    } else if lower.starts_with("0b") {
+                        (2, &body[2..])
+                    } else if body.len() > 1 && body.starts_with('0') {
+                        (8, &body[1..])
+                    } else {
+                        (10, body)
+                    }
+                }
+            };
+            i64::from_str_radix(digits, base)
+                .map(|n| Value::Integer(if neg { -n } else { n }))
+                .map_err(|_| cannot(v, "Integer"))
+        }
+        v => Err(cannot(v, "Integer")),
+    }
+}
+
+fn to_float(v: &Value) -> Result<Value, String> {
+    match v {
+        Value::Integer(i) => Ok(Value::Float(*i as f64)),
+        Value::Float(f) => Ok(Value::Float(*f)),
+        Value::Bool(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
+        Value::String(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| cannot(v, "Float")),
+        v => Err(cannot(v, "Float")),
+    }
+}
+
+fn to_boolean(v: &Value) -> Result<Value, String> {
+    match v {
+        Value::Bool(b) => Ok(Value::Bool(*b)),
+        Value::Integer(i) => Ok(Value::Bool(*i != 0)),
+        Value::Float(f) => Ok(Value::Bool(*f != 0.0)),
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "y" => Ok(Value::Bool(true)),
+            "false" | "no" | "n" | "" => Ok(Value::Bool(false)),
+            _ => Err(cannot(v, "Boolean")),
+        },
+        v => Err(cannot(v, "Boolean")),
+    }
+}
+
+fn to_array(v: Value, wrap: bool) -> Value {
+    match v {
+        Value::Array(a) => Value::Array(a),
+        v if wrap => Value::Array(vec![v]),
+        Value::Hash(h) => Value::Array(h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect()),
+        Value::String(s) => Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        // An Integer is iterable in Puppet: `Array(3)` is `[0, 1, 2]`.
+        Value::Integer(n) => Value::Array((0..n.max(0)).map(Value::Integer).collect()),
+        v => Value::Array(vec![v]),
+    }
+}
+
+fn to_hash(v: Value) -> Result<Value, String> {
+    match v {
+        Value::Hash(h) => Ok(Value::Hash(h)),
+        Value::Array(a) => {
+            let mut h = Hash::new();
+            if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
+                for e in a {
+                    if let Value::Array(mut p) = e {
+                        let v = p.pop().unwrap_or(Value::Undef);
+                        let k = p.pop().unwrap_or(Value::Undef);
+                        h.insert(k, v);
+                    }
+                }
+            } else {
+                if a.len() % 2 != 0 {
+                    return Err(format!("'new' Value of type {} cannot be converted to Hash", crate::types::infer(&Value::Array(a))));
+                }
+                let mut it = a.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    h.insert(k, v);
+                }
+            }
+            Ok(Value::Hash(h))
+        }
+        v => Err(cannot(&v, "Hash")),
+    }
+}
+
+/// Puppet's default `String()` formatting: `%d` for integers, `%f` for
+/// floats, quoted strings inside collections.
+pub fn format_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Float(f) => format!("{f:.6}"),
+        Value::Undef => String::new(),
+        Value::Array(_) | Value::Hash(_) => format_nested(v),
+        v => v.to_ruby_s(),
+    }
+}
+
+fn format_nested(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("'{s}'"),
+        Value::Undef => "undef".into(),
+        Value::Array(a) => format!("[{}]", a.iter().map(format_nested).collect::<Vec<_>>().join(", ")),
+        Value::Hash(h) => format!(
+            "{{{}}}",
+            h.iter().map(|(k, v)| format!("{} => {}", format_nested(k), format_nested(v))).collect::<Vec<_>>().join(", ")
+        ),
+        v => format_string(v),
+    }
+}

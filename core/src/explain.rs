@@ -1,0 +1,351 @@
+//! The trace of a lookup, and its rendering as `puppet lookup --explain` text.
+//!
+//! The tree mirrors Puppet's explainer node for node (a searched key, a data
+//! provider, a hierarchy entry, a location, a merge, an interpolation...), so
+//! that the text rendering can follow Puppet's `dump_on` exactly, while the
+//! page draws the same tree as merge steps.
+
+use crate::value::Value;
+
+/// Index of a node in an [`Explanation`].
+pub type NodeId = usize;
+
+/// What a node of the trace stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// The root of the trace.
+    Root,
+    /// `Searching for "key"`: a top-level search (for data or `lookup_options`).
+    Search {
+        /// The key searched for.
+        key: String,
+        /// True for the search for `lookup_options`.
+        meta: bool,
+    },
+    /// A key Puppet refuses to look up (`lookup_options` itself).
+    InvalidKey(String),
+    /// A data provider: a layer (`Global Data Provider (...)`) or a hierarchy entry.
+    Provider {
+        /// Its name as Puppet prints it.
+        name: String,
+        /// The hiera.yaml it was configured by, if any.
+        config_path: Option<String>,
+    },
+    /// A merge of several sources.
+    Merge {
+        /// The strategy's name (`hash`, `deep`...).
+        strategy: String,
+        /// Its options, printed as Puppet prints them.
+        options: Option<Value>,
+    },
+    /// A data file location.
+    Location {
+        /// The path after interpolation.
+        path: String,
+        /// The path as written in hiera.yaml.
+        original: String,
+    },
+    /// The interpolation of a string.
+    Interpolate(String),
+    /// A scope (`Global Scope`, or a module's default hierarchy).
+    Scope(String),
+    /// A module that has no data.
+    Module {
+        /// The module's name.
+        name: String,
+        /// True when the module exists but has no hiera.yaml.
+        provider_missing: bool,
+    },
+    /// Digging into a value with a dotted key.
+    SubLookup(Vec<Value>),
+    /// One segment of a dotted key.
+    Segment(Value),
+    /// A line of text (the error that ended the lookup, a convert_to note).
+    MergeSource(String),
+}
+
+/// What happened at a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A value was found for the key.
+    Found {
+        /// The key (or segment) found.
+        key: String,
+        /// The value.
+        value: Value,
+    },
+    /// The key is not in this place.
+    NotFound(String),
+    /// The data file does not exist.
+    LocationNotFound,
+    /// The merged result of a merge.
+    Result(Value),
+}
+
+/// One node of the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// What the node stands for.
+    pub kind: NodeKind,
+    /// Its children, in order.
+    pub branches: Vec<NodeId>,
+    /// What happened there, if anything.
+    pub event: Option<Event>,
+    /// Text lines attached to the node.
+    pub texts: Vec<String>,
+    parent: Option<NodeId>,
+}
+
+/// The trace of one lookup: a tree of nodes built as the lookup runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    nodes: Vec<Node>,
+    current: NodeId,
+}
+
+impl Default for Explanation {
+    fn default() -> Self {
+        Explanation {
+            nodes: vec![Node { kind: NodeKind::Root, branches: Vec::new(), event: None, texts: Vec::new(), parent: None }],
+            current: 0,
+        }
+    }
+}
+
+impl Explanation {
+    /// The root node's id.
+    pub const ROOT: NodeId = 0;
+
+    /// A node by id.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// All nodes; index 0 is the root.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node { kind, branches: Vec::new(), event: None, texts: Vec::new(), parent: Some(self.current) });
+        self.nodes[self.current].branches.push(id);
+        self.current = id;
+        id
+    }
+
+    pub(crate) fn pop(&mut self) {
+        if let Some(p) = self.nodes[self.current].parent {
+            self.current = p;
+        }
+    }
+
+    /// The node new events go to.
+    pub(crate) fn current(&self) -> NodeId {
+        self.current
+    }
+
+    /// Moves back to `id` (after an error unwound past pushes).
+    pub(crate) fn reset_to(&mut self, id: NodeId) {
+        self.current = id;
+    }
+
+    pub(crate) fn set_event(&mut self, event: Event) -> NodeId {
+        self.nodes[self.current].event = Some(event);
+        self.current
+    }
+
+    /// Replaces the value recorded at `id`: Puppet's deep merge mutates the
+    /// value it found, and its explanation prints the mutated object.
+    pub(crate) fn update_value(&mut self, id: NodeId, value: Value) {
+        match &mut self.nodes[id].event {
+            Some(Event::Found { value: v, .. }) | Some(Event::Result(v)) => *v = value,
+            _ => {}
+        }
+    }
+
+    pub(crate) fn text(&mut self, text: String) {
+        let c = self.current;
+        self.nodes[c].texts.push(text);
+    }
+
+    pub(crate) fn module_not_found(&mut self, name: &str, provider_missing: bool) {
+        self.push(NodeKind::Module { name: name.to_string(), provider_missing });
+        self.pop();
+    }
+
+    pub(crate) fn merge_source(&mut self, source: &str) {
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            kind: NodeKind::MergeSource(source.to_string()),
+            branches: Vec::new(),
+            event: None,
+            texts: Vec::new(),
+            parent: Some(self.current),
+        });
+        let c = self.current;
+        self.nodes[c].branches.push(id);
+    }
+
+    /// The text `puppet lookup --explain` prints.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let root = &self.nodes[0];
+        for &b in &root.branches {
+            self.dump(&mut out, b, "", "");
+        }
+        for t in &root.texts {
+            out.push_str(t);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn dump(&self, io: &mut String, id: NodeId, indent: &str, first_indent: &str) {
+        let node = &self.nodes[id];
+        let inner = format!("{indent}  ");
+        match &node.kind {
+            NodeKind::Root => {}
+            NodeKind::Search { key, .. } => {
+                io.push_str(&format!("{first_indent}Searching for \"{key}\"\n"));
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+            }
+            NodeKind::InvalidKey(key) => io.push_str(&format!("{first_indent}Invalid key \"{key}\"\n")),
+            NodeKind::MergeSource(source) => {
+                io.push_str(&format!("{first_indent}Using merge options from \"{source}\" hash\n"))
+            }
+            NodeKind::Module { name, provider_missing } => {
+                if *provider_missing {
+                    io.push_str(&format!("{indent}Module data provider for module \"{name}\" not found\n"));
+                } else {
+                    io.push_str(&format!("{indent}Module \"{name}\" not found\n"));
+                }
+            }
+            NodeKind::Interpolate(expr) => {
+                io.push_str(&format!("{first_indent}Interpolation on \"{expr}\"\n"));
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+            }
+            NodeKind::Merge { strategy, options } => {
+                match node.branches.len() {
+                    0 => return,
+                    1 => return self.dump(io, node.branches[0], indent, first_indent),
+                    _ => {}
+                }
+                io.push_str(&format!("{first_indent}Merge strategy {strategy}\n"));
+                if let Some(options) = options {
+                    io.push_str(&format!("{inner}Options: "));
+                    dump_value(io, &inner, options);
+                    io.push('\n');
+                }
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+                if let Some(Event::Result(v)) = &node.event {
+                    io.push_str(&format!("{inner}Merged result: "));
+                    dump_value(io, &inner, v);
+                    io.push('\n');
+                }
+            }
+            NodeKind::Provider { name, config_path } => {
+                io.push_str(&format!("{first_indent}{name}\n"));
+                if let Some(p) = config_path {
+                    io.push_str(&format!("{inner}Using configuration \"{p}\"\n"));
+                }
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+                self.dump_outcome(io, node, &inner);
+            }
+            NodeKind::Location { path, original } => {
+                io.push_str(&format!("{indent}Path \"{path}\"\n"));
+                io.push_str(&format!("{inner}Original path: \"{original}\"\n"));
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+                if node.event == Some(Event::LocationNotFound) {
+                    io.push_str(&format!("{inner}Path not found\n"));
+                }
+                self.dump_outcome(io, node, &inner);
+            }
+            NodeKind::SubLookup(segments) => {
+                let joined: Vec<String> = segments.iter().map(Value::to_ruby_s).collect();
+                io.push_str(&format!("{indent}Sub key: \"{}\"\n", joined.join(".")));
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+                self.dump_outcome(io, node, &inner);
+            }
+            NodeKind::Segment(_) => self.dump_outcome(io, node, indent),
+            NodeKind::Scope(name) => {
+                io.push_str(&format!("{indent}{name}\n"));
+                for &b in &node.branches {
+                    self.dump(io, b, &inner, &inner);
+                }
+                self.dump_outcome(io, node, &inner);
+            }
+        }
+    }
+
+    fn dump_outcome(&self, io: &mut String, node: &Node, indent: &str) {
+        match &node.event {
+            Some(Event::NotFound(key)) => io.push_str(&format!("{indent}No such key: \"{key}\"\n")),
+            Some(Event::Found { key, value }) => {
+                io.push_str(&format!("{indent}Found key: \"{key}\" value: "));
+                dump_value(io, indent, value);
+                io.push('\n');
+            }
+            _ => {}
+        }
+        for t in &node.texts {
+            io.push_str(indent);
+            io.push_str(t);
+            io.push('\n');
+        }
+    }
+}
+
+/// Puppet's explainer rendering of a value: hashes and arrays one entry a
+/// line, scalars as Ruby's `inspect`.
+pub fn dump_value(io: &mut String, indent: &str, value: &Value) {
+    match value {
+        Value::Hash(h) => {
+            io.push('{');
+            if !h.is_empty() {
+                let inner = format!("{indent}  ");
+                let mut sep = "\n";
+                for (k, v) in h {
+                    io.push_str(sep);
+                    io.push_str(&inner);
+                    dump_value(io, &inner, k);
+                    io.push_str(" => ");
+                    dump_value(io, &inner, v);
+                    sep = ",\n";
+                }
+                io.push('\n');
+                io.push_str(indent);
+            }
+            io.push('}');
+        }
+        Value::Array(a) => {
+            io.push('[');
+            if !a.is_empty() {
+                let inner = format!("{indent}  ");
+                let mut sep = "\n";
+                for v in a {
+                    io.push_str(sep);
+                    io.push_str(&inner);
+                    dump_value(io, &inner, v);
+                    sep = ",\n";
+                }
+                io.push('\n');
+                io.push_str(indent);
+            }
+            io.push(']');
+        }
+        v => io.push_str(&v.inspect()),
+    }
+}

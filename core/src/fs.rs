@@ -1,0 +1,320 @@
+//! The in-memory filesystem a lookup reads: absolute paths to file texts.
+//!
+//! Directories are implied by the files below them; a path ending in `/`
+//! stands for an empty directory, as in the case format.
+
+use std::collections::BTreeMap;
+
+/// Absolute path → file text. Directories exist where files are below them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Files {
+    files: BTreeMap<String, String>,
+}
+
+impl Files {
+    /// An empty filesystem.
+    pub fn new() -> Files {
+        Files::default()
+    }
+
+    /// Adds or replaces a file (or, for a path ending in `/`, a directory).
+    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    /// Removes a file; true if it was there.
+    pub fn remove(&mut self, path: &str) -> bool {
+        self.files.remove(path).is_some()
+    }
+
+    /// Every file and its text, in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), t.as_str()))
+    }
+
+    /// The text of a file.
+    pub fn read(&self, path: &str) -> Option<&str> {
+        if path.ends_with('/') {
+            return None;
+        }
+        self.files.get(path).map(String::as_str)
+    }
+
+    /// True for a file.
+    pub fn is_file(&self, path: &str) -> bool {
+        self.read(path).is_some()
+    }
+
+    /// True for a directory: something lies below it.
+    pub fn is_dir(&self, path: &str) -> bool {
+        if path == "/" {
+            return true;
+        }
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        self.files.range(prefix.clone()..).next().is_some_and(|(p, _)| p.starts_with(&prefix))
+    }
+
+    /// True for a file or a directory.
+    pub fn exists(&self, path: &str) -> bool {
+        self.is_file(path) || self.is_dir(path)
+    }
+
+    /// The names directly inside a directory, sorted, with whether each is a directory.
+    pub fn list(&self, dir: &str) -> Vec<(String, bool)> {
+        let prefix = if dir.ends_with('/') { dir.to_string() } else { format!("{dir}/") };
+        let mut out: Vec<(String, bool)> = Vec::new();
+        for (p, _) in self.files.range(prefix.clone()..) {
+            let Some(rest) = p.strip_prefix(&prefix) else { break };
+            let (name, is_dir) = match rest.find('/') {
+                Some(i) => (&rest[..i], true),
+                None => (rest, false),
+            };
+            if name.is_empty() {
+                continue;
+            }
+            match out.last_mut() {
+                Some((last, d)) if last == name => *d |= is_dir,
+                _ => out.push((name.to_string(), is_dir)),
+            }
+        }
+        out
+    }
+
+    /// Files matching a glob pattern, as Ruby's `Pathname.glob` less the
+    /// directories: `*`, `?`, `[...]`, `{a,b}` and `**/`; each brace
+    /// alternative's matches sorted, alternatives kept in their order.
+    pub fn glob(&self, pattern: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for alternative in expand_braces(pattern) {
+            let mut matches = Vec::new();
+            let segments: Vec<&str> = alternative.split('/').filter(|s| !s.is_empty()).collect();
+            if alternative.starts_with('/') {
+                self.glob_in("", &segments, &mut matches);
+            }
+            matches.sort();
+            out.extend(matches.into_iter().filter(|p| self.is_file(p)));
+        }
+        out
+    }
+
+    fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>) {
+        let Some((first, rest)) = segments.split_first() else { return };
+        let path_of = |name: &str| format!("{dir}/{name}");
+        if *first == "**" {
+            // Zero directories, then every directory below (not hidden ones).
+            self.glob_in(dir, rest, out);
+            for (name, is_dir) in self.list(if dir.is_empty() { "/" } else { dir }) {
+                if is_dir && !name.starts_with('.') {
+                    self.glob_in(&path_of(&name), segments, out);
+                }
+            }
+            return;
+        }
+        if !has_magic(first) {
+            let path = path_of(first);
+            if rest.is_empty() {
+                if self.exists(&path) {
+                    out.push(path);
+                }
+            } else if self.is_dir(&path) {
+                self.glob_in(&path, rest, out);
+            }
+            return;
+        }
+        for (name, is_dir) in self.list(if dir.is_empty() { "/" } else { dir }) {
+            if name.starts_with('.') && !first.starts_with('.') {
+                continue;
+            }
+            if fnmatch(first.as_bytes(), name.as_bytes()) {
+                if rest.is_empty() {
+                    out.push(path_of(&name));
+                } else if is_dir {
+                    self.glob_in(&path_of(&name), rest, out);
+                }
+            }
+        }
+    }
+}
+
+fn has_magic(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Expands `{a,b}` alternatives (nested too) in order, as Ruby's glob does.
+pub fn expand_braces(pattern: &str) -> Vec<String> {
+    let bytes = pattern.as_bytes();
+    let Some(open) = bytes.iter().position(|&b| b == b'{') else { return vec![pattern.to_string()] };
+    let mut depth = 0;
+    let mut parts = Vec::new();
+    let mut start = open + 1;
+    for i in open..bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    parts.push(&pattern[start..i]);
+                    let (head, tail) = (&pattern[..open], &pattern[i + 1..]);
+                    return parts
+                        .iter()
+                        .flat_map(|p| expand_braces(&format!("{head}{p}{tail}")))
+                        .collect();
+                }
+            }
+            b',' if depth == 1 => {
+                parts.push(&pattern[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    vec![pattern.to_string()]
+}
+
+/// Matches one path segment against a pattern segment (`*`, `?`, `[...]`, `\`).
+fn fnmatch(pat: &[u8], name: &[u8]) -> bool {
+    let (mut p, mut n) = (0, 0);
+    let (mut star_p, mut star_n) = (usize::MAX, 0);
+    while n < name.len() {
+        if p < pat.len() {
+            match pat[p] {
+                b'*' => {
+                    star_p = p;
+                    star_n = n;
+                    p += 1;
+                    continue;
+                }
+                b'?' => {
+                    p += 1;
+                    n += 1;
+                    continue;
+                }
+                b'[' => {
+                    if let Some((matched, len)) = class_match(&pat[p..], name[n]) {
+                        if matched {
+                            p += len;
+                            n += 1;
+                            continue;
+                        }
+                    } else if name[n] == b'[' {
+                        p += 1;
+                        n += 1;
+                        continue;
+                    }
+                }
+                b'\\' if p + 1 < pat.len() && pat[p + 1] == name[n] => {
+                    p += 2;
+                    n += 1;
+                    continue;
+                }
+                c if c == name[n] => {
+                    p += 1;
+                    n += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if star_p == usize::MAX {
+            return false;
+        }
+        p = star_p + 1;
+        star_n += 1;
+        n = star_n;
+    }
+    pat[p..].iter().all(|&c| c == b'*')
+}
+
+/// Matches a `[...]` class at the start of `pat`: (matched, pattern length).
+fn class_match(pat: &[u8], c: u8) -> Option<(bool, usize)> {
+    let mut i = 1;
+    let negate = matches!(pat.get(1), Some(b'!' | b'^'));
+    if negate {
+        i += 1;
+    }
+    let mut matched = false;
+    let mut first = true;
+    while i < pat.len() && (pat[i] != b']' || first) {
+        first = false;
+        let lo = pat[i];
+        if i + 2 < pat.len() && pat[i + 1] == b'-' && pat[i + 2] != b']' {
+            if lo <= c && c <= pat[i + 2] {
+                matched = true;
+            }
+            i += 3;
+        } else {
+            if lo == c {
+                matched = true;
+            }
+            i += 1;
+        }
+    }
+    (i < pat.len()).then_some((matched != negate, i + 1))
+}
+
+/// Ruby's `Pathname#+`: an absolute right side replaces the left, leading
+/// `.` and `..` segments of the right side climb the left.
+pub fn join(base: &str, rel: &str) -> String {
+    if rel.starts_with('/') {
+        return rel.to_string();
+    }
+    let mut base = base.trim_end_matches('/').to_string();
+    let mut rest = rel;
+    loop {
+        if let Some(r) = rest.strip_prefix("./") {
+            rest = r;
+        } else if rest == "." {
+            rest = "";
+        } else if let Some(r) = rest.strip_prefix("../").or(if rest == ".." { Some("") } else { None }) {
+            if let Some(i) = base.rfind('/') {
+                base.truncate(i);
+            }
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    if rest.is_empty() {
+        return if base.is_empty() { "/".into() } else { base };
+    }
+    format!("{base}/{rest}")
+}
+
+/// The directory part of a path (`Pathname#parent`).
+pub fn parent(path: &str) -> String {
+    match path.trim_end_matches('/').rfind('/') {
+        Some(0) | None => "/".to_string(),
+        Some(i) => path[..i].to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs() -> Files {
+        let mut f = Files::new();
+        for p in ["/d/b.yaml", "/d/a.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml", "/d/x.json", "/d/dir.yaml/inner.yaml"] {
+            f.insert(p, "");
+        }
+        f
+    }
+
+    #[test]
+    fn glob_sorts_within_alternatives() {
+        let f = fs();
+        assert_eq!(f.glob("/d/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
+        assert_eq!(f.glob("/d/{b,a}.yaml"), vec!["/d/b.yaml", "/d/a.yaml"]);
+        assert_eq!(f.glob("/d/**/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml", "/d/dir.yaml/inner.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
+        assert_eq!(f.glob("/d/[ab].yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
+        assert_eq!(f.glob("/d/?.json"), vec!["/d/x.json"]);
+    }
+
+    #[test]
+    fn join_follows_pathname() {
+        assert_eq!(join("/etc/code", "data"), "/etc/code/data");
+        assert_eq!(join("/etc/code", "/abs"), "/abs");
+        assert_eq!(join("/etc/code", "../x"), "/etc/x");
+        assert_eq!(join("/etc/code/", "./x"), "/etc/code/x");
+    }
+}

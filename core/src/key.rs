@@ -1,0 +1,131 @@
+//! Dotted keys: `a.b.0`, `a."b.c"`, split as Puppet's `SubLookup#split_key`.
+
+use crate::value::Value;
+
+/// A key split into its root and the segments that dig into the root's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LookupKey {
+    /// The key as written.
+    pub key: String,
+    /// The part looked up in the data.
+    pub root: String,
+    /// The module the key belongs to (`ntp` for `ntp::servers`).
+    pub module: Option<String>,
+    /// Segments to dig with; integers index arrays.
+    pub segments: Vec<Value>,
+}
+
+impl LookupKey {
+    /// Splits `key`; a malformed key is Puppet's "Syntax error in key".
+    pub fn parse(key: &str) -> Result<LookupKey, crate::Error> {
+        let mut segments = split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
+        let root = segments.remove(0).to_ruby_s();
+        let module = root.find("::").map(|i| if i == 0 { root.clone() } else { root[..i].to_string() });
+        Ok(LookupKey { key: key.to_string(), root, module, segments })
+    }
+}
+
+/// Puppet's `split_key`: `None` on a syntax error.
+pub fn split_key(key: &str) -> Option<Vec<Value>> {
+    if !key.contains(['\'', '"', '.']) {
+        return Some(vec![Value::from(key)]);
+    }
+    // Ruby's `key.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/)`: the text
+    // between matches and the matches themselves, trailing empties dropped.
+    let mut parts: Vec<String> = Vec::new();
+    let mut between = String::new();
+    let mut i = 0;
+    while i < key.len() {
+        match match_segment(&key[i..]) {
+            Some(len) => {
+                parts.push(std::mem::take(&mut between));
+                parts.push(key[i..i + len].to_string());
+                i += len;
+            }
+            None => {
+                let c = key[i..].chars().next()?;
+                between.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    parts.push(between);
+    while parts.last().is_some_and(String::is_empty) {
+        parts.pop();
+    }
+    if parts.is_empty() || parts.remove(0) != "" {
+        return None;
+    }
+    let count = parts.len();
+    if count == 0 {
+        return None;
+    }
+    parts.retain(|p| p != ".");
+    if parts.len() * 2 != count + 1 {
+        return None;
+    }
+    Some(
+        parts
+            .into_iter()
+            .map(|p| {
+                let p = p.trim();
+                if p.starts_with('"') || p.starts_with('\'') {
+                    Value::String(p[1..p.len() - 1].to_string())
+                } else if is_int_segment(p) {
+                    Value::Integer(ruby_to_i(p))
+                } else {
+                    Value::String(p.to_string())
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Length of a match of `\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+` at the start of `s`.
+fn match_segment(s: &str) -> Option<usize> {
+    for q in ['"', '\''] {
+        let ws = s.len() - s.trim_start().len();
+        let rest = &s[ws..];
+        if let Some(body) = rest.strip_prefix(q) {
+            if let Some(end) = body.find(q) {
+                if end > 0 {
+                    let after = &body[end + 1..];
+                    let trailing = after.len() - after.trim_start().len();
+                    return Some(ws + 1 + end + 1 + trailing);
+                }
+            }
+        }
+    }
+    let n: usize = s.chars().take_while(|c| !matches!(c, '\'' | '"' | '.')).map(char::len_utf8).sum();
+    (n > 0).then_some(n)
+}
+
+/// `/^(:?[+-]?[0-9]+)$/` (the optional colon is Puppet's).
+fn is_int_segment(p: &str) -> bool {
+    let p = p.strip_prefix(':').unwrap_or(p);
+    let p = p.strip_prefix(['+', '-']).unwrap_or(p);
+    !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn ruby_to_i(p: &str) -> i64 {
+    if p.starts_with(':') {
+        return 0;
+    }
+    p.parse().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_as_puppet() {
+        let s = |k: &str| split_key(k).map(|v| v.iter().map(Value::inspect).collect::<Vec<_>>().join(" "));
+        assert_eq!(s("a.b.0"), Some(r#""a" "b" 0"#.into()));
+        assert_eq!(s(r#"a."b.c".d"#), Some(r#""a" "b.c" "d""#.into()));
+        assert_eq!(s("a..b"), None);
+        assert_eq!(s(r#"a."b"#), None);
+        assert_eq!(s("plain"), Some(r#""plain""#.into()));
+        assert_eq!(s("a.-1"), Some(r#""a" -1"#.into()));
+    }
+}

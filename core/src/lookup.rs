@@ -1,0 +1,930 @@
+//! The lookup itself: layers, providers, hierarchy levels, interpolation and
+//! merging, step for step as Puppet's `LookupAdapter` and `Invocation` do it,
+//! recording the explanation as it goes.
+
+use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
+use crate::data::{self, DataFile};
+use crate::error::{Error, ErrorKind};
+use crate::explain::{Event, Explanation, NodeId, NodeKind};
+use crate::interpolate::{is_empty_expression, method_call, pieces, Piece};
+use crate::key::{split_key, LookupKey};
+use crate::lookup_options::{self, Compiled};
+use crate::merge::{Kind, Strategy};
+use crate::value::{Hash, Value};
+use crate::Hiera;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// What to look up, with `puppet lookup`'s options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Request {
+    /// The keys; the first one found wins.
+    pub keys: Vec<String>,
+    /// `--merge` (a strategy name or a hash with `strategy`); `None` lets
+    /// `lookup_options` decide.
+    pub merge: Option<Value>,
+    /// `--default`: returned when no key is found.
+    pub default: Option<Value>,
+    /// `--type`: the type the value must have.
+    pub value_type: Option<String>,
+    /// Whether to record the explanation.
+    pub explain: bool,
+}
+
+/// The answer to a [`Request`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The value found, or why there is none ([`ErrorKind::NotFound`] when no key was found).
+    pub result: Result<Value, Error>,
+    /// The trace, when asked for.
+    pub explanation: Option<Explanation>,
+}
+
+impl Answer {
+    /// The text `puppet lookup --explain` prints for this answer: the trace,
+    /// ending with the error for a failed lookup; empty for a hard error.
+    pub fn explain_text(&self) -> String {
+        match (&self.result, &self.explanation) {
+            (Err(e), _) if matches!(e.kind, ErrorKind::Puppet | ErrorKind::Runtime) => String::new(),
+            (_, Some(ex)) => ex.render(),
+            (_, None) => String::new(),
+        }
+    }
+}
+
+/// A value found, with the trace node that holds the same value (Puppet's
+/// deep merge mutates it, and the trace shows the mutation).
+type Hit = (Value, Option<NodeId>);
+type Found = Result<Option<Hit>, Error>;
+
+const LOOKUP_OPTIONS: &str = "lookup_options";
+const ENVIRONMENTS: &str = "/etc/puppetlabs/code/environments";
+const CODEDIR: &str = "/etc/puppetlabs/code";
+const CONFDIR: &str = "/etc/puppetlabs/puppet";
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ProviderKey {
+    Global,
+    Environment,
+    Module(String),
+}
+
+/// A resolved data location of a hierarchy level.
+#[derive(Clone, Debug)]
+struct Location {
+    original: String,
+    path: String,
+    exists: bool,
+}
+
+/// A hierarchy level with its locations resolved for this node.
+#[derive(Clone, Debug)]
+struct LevelProvider {
+    name: String,
+    function: Option<(FunctionKind, String)>,
+    locations: Option<Vec<Location>>,
+    config_path: Option<String>,
+    module: Option<String>,
+}
+
+struct Provider {
+    config: Rc<HieraConfig>,
+    levels: Option<Rc<Vec<LevelProvider>>>,
+    default_levels: Option<Rc<Vec<LevelProvider>>>,
+}
+
+/// One `puppet lookup` run: the adapter's caches and the invocation's state.
+pub(crate) struct Run<'h> {
+    hiera: &'h Hiera,
+    ex: Option<Explanation>,
+    names: Vec<String>,
+    top_key: String,
+    module_name: Option<String>,
+    options: HashMap<Option<String>, Option<Rc<Compiled>>>,
+    module_default_options: HashMap<String, Option<Rc<Compiled>>>,
+    global_options: Option<Option<Hash>>,
+    env_options: Option<Option<Hash>>,
+    providers: HashMap<ProviderKey, Option<Provider>>,
+    locals: Vec<(String, Value)>,
+}
+
+impl<'h> Run<'h> {
+    pub(crate) fn new(hiera: &'h Hiera, explain: bool) -> Run<'h> {
+        Run {
+            hiera,
+            ex: explain.then(Explanation::default),
+            names: Vec::new(),
+            top_key: String::new(),
+            module_name: None,
+            options: HashMap::new(),
+            module_default_options: HashMap::new(),
+            global_options: None,
+            env_options: None,
+            providers: HashMap::new(),
+            locals: Vec::new(),
+        }
+    }
+
+    /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
+    /// explanation as Puppet prints it.
+    pub(crate) fn answer(mut self, request: &Request) -> Answer {
+        let result = self.lookup_names(&request.keys, request.merge.as_ref(), request.default.clone(), request.value_type.as_deref());
+        if let (Err(e), Some(ex)) = (&result, &mut self.ex) {
+            if matches!(e.kind, ErrorKind::Lookup | ErrorKind::NotFound) {
+                ex.reset_to(Explanation::ROOT);
+                ex.text(e.message.clone());
+            }
+        }
+        Answer { result, explanation: self.ex }
+    }
+
+    // ---- the explanation ----
+
+    fn with<T>(&mut self, kind: NodeKind, f: impl FnOnce(&mut Self) -> T) -> T {
+        let Some(ex) = self.ex.as_mut() else { return f(self) };
+        let parent = ex.current();
+        ex.push(kind);
+        let r = f(self);
+        if let Some(ex) = self.ex.as_mut() {
+            ex.reset_to(parent);
+        }
+        r
+    }
+
+    fn found(&mut self, key: &str, value: &Value) -> Option<NodeId> {
+        let ex = self.ex.as_mut()?;
+        Some(ex.set_event(Event::Found { key: key.to_string(), value: value.clone() }))
+    }
+
+    fn not_found(&mut self, key: &str) {
+        if let Some(ex) = self.ex.as_mut() {
+            ex.set_event(Event::NotFound(key.to_string()));
+        }
+    }
+
+    fn result(&mut self, value: &Value) -> Option<NodeId> {
+        let ex = self.ex.as_mut()?;
+        Some(ex.set_event(Event::Result(value.clone())))
+    }
+
+    // ---- Lookup.lookup and the adapter ----
+
+    fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<Value>, value_type: Option<&str>) -> Result<Value, Error> {
+        for name in names {
+            if let Some((value, _)) = self.adapter_lookup(name, merge)? {
+                if let Some(t) = value_type {
+                    crate::types::assert("Found value", t, &value)?;
+                }
+                return Ok(value);
+            }
+        }
+        if let Some(d) = default {
+            if let Some(t) = value_type {
+                crate::types::assert("Default value", t, &d)?;
+            }
+            return Ok(d);
+        }
+        let message = match names {
+            [one] => format!("Function lookup() did not find a value for the name '{one}'"),
+            many => format!(
+                "Function lookup() did not find a value for any of the names [{}]",
+                many.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        Err(Error { kind: ErrorKind::NotFound, ..Error::lookup(message) })
+    }
+
+    fn adapter_lookup(&mut self, key: &str, merge: Option<&Value>) -> Found {
+        if key == LOOKUP_OPTIONS || key.starts_with("lookup_options.") {
+            return self.with(NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
+        }
+        let lk = LookupKey::parse(key)?;
+        let saved = (std::mem::replace(&mut self.top_key, key.to_string()), std::mem::replace(&mut self.module_name, lk.module.clone()));
+        let r = self.adapter_lookup_key(&lk, merge);
+        (self.top_key, self.module_name) = saved;
+        r
+    }
+
+    fn adapter_lookup_key(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
+        let options = self.lookup_options_for(lk)?;
+        let merge = match merge {
+            Some(m) => Some(m.clone()),
+            None => {
+                let m = options.as_ref().and_then(|o| o.get(&Value::from("merge"))).cloned();
+                if m.is_some() {
+                    if let Some(ex) = self.ex.as_mut() {
+                        ex.merge_source(LOOKUP_OPTIONS);
+                    }
+                }
+                m
+            }
+        };
+        let found = self.with(NodeKind::Search { key: lk.key.clone(), meta: false }, |run| {
+            if let Some(hit) = run.do_lookup(lk, merge.as_ref())? {
+                return Ok(Some(hit));
+            }
+            match run.lookup_default_in_module(lk)? {
+                Some((v, _)) => run.dig(lk, v),
+                None => Ok(None),
+            }
+        })?;
+        let convert_to = options.as_ref().and_then(|o| o.get(&Value::from("convert_to"))).cloned();
+        match (found, convert_to) {
+            (Some((value, _)), Some(convert_to)) => {
+                let (converted, args) = crate::convert::convert(&lk.key, &convert_to, value)?;
+                if let Some(ex) = self.ex.as_mut() {
+                    ex.text(format!("Applying convert_to lookup_option with arguments {args}"));
+                }
+                Ok(Some((converted, None)))
+            }
+            (found, _) => Ok(found),
+        }
+    }
+
+    fn do_lookup(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
+        let strategy = Strategy::from_value(merge)?;
+        let layers = [Layer::Global, Layer::Environment, Layer::Module];
+        let found = self.merge_lookup(&strategy, &layers, |run, layer| match layer {
+            Layer::Global => run.lookup_global(lk, &strategy),
+            Layer::Environment => run.lookup_in_environment(lk, &strategy),
+            Layer::Module => run.lookup_in_module(lk, &strategy),
+        })?;
+        match found {
+            Some((v, id)) if lk.segments.is_empty() => Ok(Some((v, id))),
+            Some((v, _)) => self.dig(lk, v),
+            None => Ok(None),
+        }
+    }
+
+    fn dig(&mut self, lk: &LookupKey, value: Value) -> Found {
+        if lk.segments.is_empty() {
+            return Ok(Some((value, None)));
+        }
+        Ok(self.sub_lookup(&lk.key, &lk.segments, value)?.map(|v| (v, None)))
+    }
+
+    /// `MergeStrategy#lookup`: each variant in turn, merged (or the first found).
+    fn merge_lookup<V>(&mut self, strategy: &Strategy, variants: &[V], mut f: impl FnMut(&mut Self, &V) -> Found) -> Found {
+        if strategy.is_first_found() {
+            for v in variants {
+                if let Some(hit) = f(self, v)? {
+                    return Ok(Some(hit));
+                }
+            }
+            return Ok(None);
+        }
+        let keeps_identity = strategy.kind != Kind::Unique;
+        match variants.len() {
+            0 => Ok(None),
+            1 => Ok(f(self, &variants[0])?.map(|(v, id)| (strategy.merge_single(v), id.filter(|_| keeps_identity)))),
+            _ => {
+                let kind = NodeKind::Merge { strategy: strategy.name().to_string(), options: strategy.options_without_strategy() };
+                self.with(kind, |run| {
+                    let mut memo: Option<Hit> = None;
+                    for v in variants {
+                        let Some((value, id)) = f(run, v)? else { continue };
+                        memo = Some(match memo.take() {
+                            None => (strategy.convert_value(value), id.filter(|_| keeps_identity)),
+                            Some((mut higher, higher_id)) => {
+                                let merged = strategy.merge(&mut higher, value)?;
+                                if let (Some(hid), Some(ex)) = (higher_id, run.ex.as_mut()) {
+                                    ex.update_value(hid, higher);
+                                }
+                                (merged, None)
+                            }
+                        });
+                    }
+                    Ok(match memo {
+                        None => None,
+                        Some((v, _)) => {
+                            let id = run.result(&v);
+                            Some((v, id))
+                        }
+                    })
+                })
+            }
+        }
+    }
+
+    /// Puppet's recursion guard around a provider's lookup; Puppet errors
+    /// raised inside become lookup errors.
+    fn check<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        if self.names.iter().any(|n| n == name) {
+            return Err(Error::lookup(format!("Recursive lookup detected in [{}]", self.names.join(", "))));
+        }
+        self.names.push(name.to_string());
+        let r = f(self);
+        self.names.pop();
+        r.map_err(|e| match e.kind {
+            ErrorKind::Puppet => Error { kind: ErrorKind::Lookup, has_issue_code: false, ..e },
+            _ => e,
+        })
+    }
+
+    // ---- layers ----
+
+    fn lookup_global(&mut self, lk: &LookupKey, strategy: &Strategy) -> Found {
+        match self.provider_lookup(&ProviderKey::Global, lk, strategy, false) {
+            Err(e) if e.kind == ErrorKind::Lookup && !e.has_issue_code => {
+                Err(Error::puppet(format!("Lookup of key '{}' failed: {}", self.top_key, e.message)))
+            }
+            r => r,
+        }
+    }
+
+    fn lookup_in_environment(&mut self, lk: &LookupKey, strategy: &Strategy) -> Found {
+        if self.provider(&ProviderKey::Environment)?.is_none() {
+            return Ok(None);
+        }
+        self.provider_lookup(&ProviderKey::Environment, lk, strategy, false)
+    }
+
+    fn lookup_in_module(&mut self, lk: &LookupKey, strategy: &Strategy) -> Found {
+        let Some(module) = self.module_name.clone() else { return Ok(None) };
+        let key = ProviderKey::Module(module.clone());
+        if self.provider(&key)?.is_none() {
+            let exists = self.module_dir(&module).is_some();
+            if let Some(ex) = self.ex.as_mut() {
+                ex.module_not_found(&module, exists);
+            }
+            return Ok(None);
+        }
+        self.provider_lookup(&key, lk, strategy, false)
+    }
+
+    /// `ConfiguredDataProvider#key_lookup` (or `key_lookup_in_default`).
+    fn provider_lookup(&mut self, pkey: &ProviderKey, lk: &LookupKey, strategy: &Strategy, default_hierarchy: bool) -> Found {
+        self.check(&lk.key.clone(), |run| {
+            let config = match run.provider(pkey)? {
+                Some(p) => p.config.clone(),
+                None => return Ok(None),
+            };
+            let kind = NodeKind::Provider { name: provider_name(pkey, &config), config_path: config.path.clone() };
+            run.with(kind, |run| {
+                let levels = run.levels(pkey, default_hierarchy)?;
+                if levels.is_empty() {
+                    run.not_found(&lk.key);
+                    return Ok(None);
+                }
+                run.merge_lookup(strategy, &levels, |run, level| run.level_lookup(level, lk, strategy))
+            })
+        })
+    }
+
+    /// `DataHashFunctionProvider#unchecked_key_lookup`.
+    fn level_lookup(&mut self, level: &LevelProvider, lk: &LookupKey, strategy: &Strategy) -> Found {
+        let kind = NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
+        self.with(kind, |run| {
+            let locations: Vec<Option<&Location>> = match &level.locations {
+                None => vec![None],
+                Some(ls) => ls.iter().map(Some).collect(),
+            };
+            run.merge_lookup(strategy, &locations, |run, loc| match loc {
+                None => run.data_value(level, None, &lk.root),
+                Some(l) => {
+                    let kind = NodeKind::Location { path: l.path.clone(), original: l.original.clone() };
+                    run.with(kind, |run| {
+                        if l.exists {
+                            run.data_value(level, Some(l), &lk.root)
+                        } else {
+                            if let Some(ex) = run.ex.as_mut() {
+                                ex.set_event(Event::LocationNotFound);
+                            }
+                            Ok(None)
+                        }
+                    })
+                }
+            })
+        })
+    }
+
+    fn data_value(&mut self, level: &LevelProvider, location: Option<&Location>, root: &str) -> Found {
+        let file = self.data_hash(level, location)?;
+        let in_namespace = level.module.as_ref().is_none_or(|m| root == LOOKUP_OPTIONS || root.starts_with(&format!("{m}::")));
+        let Some(value) = file.hash.get(&Value::from(root)).filter(|_| in_namespace) else {
+            self.not_found(root);
+            return Ok(None);
+        };
+        let function = level.function.as_ref().map(|f| f.1.as_str()).unwrap_or("");
+        data::check_value(root, function, location.map(|l| l.path.as_str()), value)?;
+        let value = self.interpolate(value.clone(), true, None)?;
+        let id = self.found(root, &value);
+        Ok(Some((value, id)))
+    }
+
+    fn data_hash(&mut self, level: &LevelProvider, location: Option<&Location>) -> Result<Rc<DataFile>, Error> {
+        let Some((kind, function)) = &level.function else {
+            return Err(Error::puppet(format!("One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '{}'", level.name)));
+        };
+        if *kind != FunctionKind::DataHash || !data::is_known_data_hash(function) {
+            return Err(Error::issue(
+                format!("Unable to find '{}' function named '{function}'", kind.key()),
+                level.config_path.as_deref(),
+                None,
+            ));
+        }
+        let Some(location) = location else {
+            return Err(Error::runtime(format!(
+                "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
+            )));
+        };
+        self.hiera.data_file(function, &location.path)
+    }
+
+    // ---- providers and their configuration ----
+
+    fn provider(&mut self, key: &ProviderKey) -> Result<Option<&Provider>, Error> {
+        if !self.providers.contains_key(key) {
+            let config = self.load_config(key)?;
+            let provider = config.map(|config| Provider { config, levels: None, default_levels: None });
+            self.providers.insert(key.clone(), provider);
+        }
+        Ok(self.providers.get(key).and_then(Option::as_ref))
+    }
+
+    fn load_config(&mut self, key: &ProviderKey) -> Result<Option<Rc<HieraConfig>>, Error> {
+        let hiera = self.hiera;
+        match key {
+            ProviderKey::Global => {
+                let code = format!("{CODEDIR}/hiera.yaml");
+                let path = if hiera.files.is_file(&code) { code } else { format!("{CONFDIR}/hiera.yaml") };
+                let config = if hiera.files.is_file(&path) {
+                    hiera.config(Layer::Global, &path)?
+                } else {
+                    Rc::new(HieraConfig::default_for(CONFDIR))
+                };
+                if config.version == 4 {
+                    return Err(config.fail("hiera.yaml version 4 cannot be used in the global layer", None));
+                }
+                Ok(Some(config))
+            }
+            ProviderKey::Environment => {
+                let path = format!("{}/hiera.yaml", self.environment_dir());
+                if !hiera.files.is_file(&path) {
+                    return Ok(None);
+                }
+                self.layer_config(Layer::Environment, &path, "an environment")
+            }
+            ProviderKey::Module(name) => {
+                let Some(dir) = self.module_dir(name) else { return Ok(None) };
+                let path = format!("{dir}/hiera.yaml");
+                if !hiera.files.is_file(&path) {
+                    return Ok(None);
+                }
+                self.layer_config(Layer::Module, &path, "a module")
+            }
+        }
+    }
+
+    /// An environment's or module's config; version 3 there is ignored (or,
+    /// with `strict = error`, refused).
+    fn layer_config(&self, layer: Layer, path: &str, where_: &str) -> Result<Option<Rc<HieraConfig>>, Error> {
+        let config = self.hiera.config(layer, path)?;
+        if config.version > 3 {
+            return Ok(Some(config));
+        }
+        if self.hiera.strict_error {
+            return Err(config.fail(&format!("hiera.yaml version 3 cannot be used in {where_}"), None));
+        }
+        Ok(None)
+    }
+
+    fn environment_dir(&self) -> String {
+        format!("{ENVIRONMENTS}/{}", self.hiera.scope.environment())
+    }
+
+    /// The directory of a module on the environment's modulepath.
+    fn module_dir(&self, name: &str) -> Option<String> {
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !valid {
+            return None;
+        }
+        let env_modules = format!("{}/modules", self.environment_dir());
+        [env_modules.as_str(), "/etc/puppetlabs/code/modules", "/opt/puppetlabs/puppet/modules"]
+            .iter()
+            .map(|base| format!("{base}/{name}"))
+            .find(|dir| self.hiera.files.is_dir(dir))
+    }
+
+    /// `configured_data_providers`: the levels with their locations resolved
+    /// for this node. Resolving them is not explained (Puppet resolves them
+    /// with an invocation of its own).
+    fn levels(&mut self, pkey: &ProviderKey, default_hierarchy: bool) -> Result<Rc<Vec<LevelProvider>>, Error> {
+        let Some(provider) = self.providers.get(pkey).and_then(Option::as_ref) else { return Ok(Rc::new(Vec::new())) };
+        let cached = if default_hierarchy { &provider.default_levels } else { &provider.levels };
+        if let Some(levels) = cached {
+            return Ok(levels.clone());
+        }
+        let config = provider.config.clone();
+        let ex = self.ex.take();
+        let names = std::mem::take(&mut self.names);
+        let module = match pkey {
+            ProviderKey::Module(m) => Some(m.clone()),
+            _ => None,
+        };
+        let created = self.create_levels(&config, module, default_hierarchy);
+        self.ex = ex;
+        self.names = names;
+        let levels = Rc::new(created?);
+        if let Some(Some(p)) = self.providers.get_mut(pkey) {
+            if default_hierarchy {
+                p.default_levels = Some(levels.clone());
+            } else {
+                p.levels = Some(levels.clone());
+            }
+        }
+        Ok(levels)
+    }
+
+    fn create_levels(&mut self, config: &HieraConfig, module: Option<String>, default_hierarchy: bool) -> Result<Vec<LevelProvider>, Error> {
+        let cfg = config.path.as_deref();
+        let is_default = config.path.is_none();
+        let hierarchy = if default_hierarchy {
+            match &config.default_hierarchy {
+                Some(h) => h.as_slice(),
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            config.hierarchy.as_slice()
+        };
+        let mut out: Vec<LevelProvider> = Vec::new();
+        for level in hierarchy {
+            if out.iter().any(|l| l.name == level.name) {
+                return Err(duplicate_name(config, &level.name));
+            }
+            let datadir = crate::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
+            let datadir = self.interpolate(Value::String(datadir), false, cfg)?.to_ruby_s();
+            let locations = self.resolve_locations(level, &datadir, is_default, cfg)?;
+            if is_default && locations.as_ref().is_some_and(Vec::is_empty) {
+                continue;
+            }
+            if let Some(options) = &level.options {
+                self.interpolate(Value::Hash(options.clone()), false, cfg)?;
+            }
+            out.push(LevelProvider {
+                name: level.name.clone(),
+                function: level.function.clone(),
+                locations,
+                config_path: config.path.clone(),
+                module: module.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn resolve_locations(&mut self, level: &Level, datadir: &str, is_default: bool, cfg: Option<&str>) -> Result<Option<Vec<Location>>, Error> {
+        let files = &self.hiera.files;
+        let _ = files;
+        Ok(Some(match &level.locations {
+            Locations::None => return Ok(None),
+            Locations::Paths(paths) => {
+                let mut out = Vec::new();
+                for declared in paths {
+                    let mut path = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
+                    if let Some(ext) = &level.extension {
+                        if !path.ends_with(ext.as_str()) {
+                            path.push_str(ext);
+                        }
+                    }
+                    let path = crate::fs::join(datadir, &path);
+                    let exists = self.hiera.files.exists(&path);
+                    if is_default && !exists {
+                        continue;
+                    }
+                    out.push(Location { original: declared.clone(), path, exists });
+                }
+                out
+            }
+            Locations::Globs(globs) => {
+                let mut out = Vec::new();
+                for declared in globs {
+                    let pattern = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
+                    let pattern = crate::fs::join(datadir, &pattern);
+                    for path in self.hiera.files.glob(&pattern) {
+                        out.push(Location { original: pattern.clone(), path, exists: true });
+                    }
+                }
+                out
+            }
+            Locations::Uris(uris) => {
+                let mut out = Vec::new();
+                for declared in uris {
+                    let uri = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
+                    out.push(Location { original: declared.clone(), path: uri, exists: true });
+                }
+                out
+            }
+            Locations::MappedPaths(var, name, template) => {
+                let vars = self.scope_lookup(var, "mapped_path[0]")?;
+                let vars: Vec<Value> = match vars {
+                    Value::String(s) if !s.is_empty() => vec![Value::String(s)],
+                    Value::Array(a) => a,
+                    Value::Hash(h) => h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect(),
+                    _ => Vec::new(),
+                };
+                let mut out = Vec::new();
+                for v in vars {
+                    self.locals.push((name.clone(), v));
+                    let path = self.interpolate(Value::String(template.clone()), false, cfg);
+                    self.locals.pop();
+                    let path = crate::fs::join(datadir, &path?.to_ruby_s());
+                    let exists = self.hiera.files.exists(&path);
+                    out.push(Location { original: template.clone(), path, exists });
+                }
+                out
+            }
+        }))
+    }
+
+    // ---- lookup_options ----
+
+    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Hash>, Error> {
+        let module = lk.module.clone();
+        if !self.options.contains_key(&module) {
+            let compiled = self.retrieve_lookup_options(module.as_deref())?;
+            self.options.insert(module.clone(), compiled);
+        }
+        Ok(self.options.get(&module).and_then(Option::as_ref).and_then(|c| c.for_key(&lk.root)).and_then(|(v, _)| v.as_hash().cloned()))
+    }
+
+    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
+        let saved = std::mem::replace(&mut self.top_key, LOOKUP_OPTIONS.to_string());
+        let key = LookupKey::parse(LOOKUP_OPTIONS)?;
+        let r = self.with(NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true }, |run| {
+            let hash = Strategy::of(Kind::Hash);
+            let mut opts = run.env_lookup_options(&key, &hash)?;
+            if let Some(m) = module {
+                if !run.options.contains_key(&None) {
+                    let c = compile(opts.as_ref())?;
+                    run.options.insert(None, c);
+                }
+                if let Some((found, _)) = run.lookup_in_module(&key, &hash)? {
+                    let module_opts = lookup_options::validate(found, Some(m))?;
+                    opts = match opts {
+                        None => Some(module_opts),
+                        Some(env_opts) => {
+                            let sources = ["Global and Environment".to_string(), format!("Module {m}")];
+                            let merged = run.merge_lookup(&hash, &sources, |run, name| {
+                                let v = Value::Hash(if name == &sources[0] { env_opts.clone() } else { module_opts.clone() });
+                                run.with(NodeKind::Scope(name.clone()), |run| {
+                                    let id = run.found(LOOKUP_OPTIONS, &v);
+                                    Ok(Some((v, id)))
+                                })
+                            })?;
+                            merged.and_then(|(v, _)| v.as_hash().cloned())
+                        }
+                    };
+                }
+            }
+            compile(opts.as_ref())
+        });
+        self.top_key = saved;
+        r
+    }
+
+    fn env_lookup_options(&mut self, key: &LookupKey, hash: &Strategy) -> Result<Option<Hash>, Error> {
+        if let Some(o) = &self.env_options {
+            return Ok(o.clone());
+        }
+        if self.global_options.is_none() {
+            let g = match self.lookup_global(key, hash)? {
+                Some((v, _)) => Some(lookup_options::validate(v, None)?),
+                None => None,
+            };
+            self.global_options = Some(g);
+        }
+        let global = self.global_options.clone().flatten();
+        let env = match self.lookup_in_environment(key, hash)? {
+            Some((v, _)) => Some(lookup_options::validate(v, None)?),
+            None => None,
+        };
+        let merged = match (global, env) {
+            (None, e) => e,
+            (g, None) => g,
+            (Some(g), Some(e)) => {
+                let mut g = Value::Hash(g);
+                hash.merge(&mut g, Value::Hash(e))?.as_hash().cloned()
+            }
+        };
+        self.env_options = Some(merged.clone());
+        Ok(merged)
+    }
+
+    /// A module's `default_hierarchy`, searched when nothing else has the key.
+    fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Found {
+        let Some(module) = self.module_name.clone() else { return Ok(None) };
+        let pkey = ProviderKey::Module(module.clone());
+        match self.provider(&pkey)? {
+            Some(p) if p.config.default_hierarchy.is_some() => {}
+            _ => return Ok(None),
+        }
+        self.with(NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")), |run| {
+            if !run.module_default_options.contains_key(&module) {
+                let lo = LookupKey::parse(LOOKUP_OPTIONS)?;
+                let opts = run.with(NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")), |run| {
+                    match run.provider_lookup(&pkey, &lo, &Strategy::of(Kind::Hash), true)? {
+                        Some((v, _)) => compile(Some(&lookup_options::validate(v, Some(&module))?)),
+                        None => Ok(None),
+                    }
+                })?;
+                run.module_default_options.insert(module.clone(), opts);
+            }
+            let merge = run
+                .module_default_options
+                .get(&module)
+                .and_then(Option::as_ref)
+                .and_then(|c| c.for_key(&lk.root))
+                .and_then(|(v, _)| v.get("merge").cloned());
+            let strategy = Strategy::from_value(merge.as_ref())?;
+            run.with(NodeKind::Scope(format!("Searching for \"{}\"", lk.key)), |run| run.provider_lookup(&pkey, lk, &strategy, true))
+        })
+    }
+
+    // ---- interpolation ----
+
+    /// Interpolates every string in a value (hash keys too). `cfg` is the
+    /// hiera.yaml being resolved, which Puppet names in interpolation errors.
+    fn interpolate(&mut self, value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        match value {
+            Value::String(s) if s.contains("%{") => self.interpolate_string(s, allow_methods, cfg),
+            Value::Array(a) => a.into_iter().map(|v| self.interpolate(v, allow_methods, cfg)).collect::<Result<_, _>>().map(Value::Array),
+            Value::Hash(h) => {
+                let mut out = Hash::with_capacity(h.len());
+                for (k, v) in h {
+                    let k = self.interpolate(k, allow_methods, cfg)?;
+                    let v = self.interpolate(v, allow_methods, cfg)?;
+                    out.insert(k, v);
+                }
+                Ok(Value::Hash(out))
+            }
+            v => Ok(v),
+        }
+    }
+
+    fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        let fail = |m: String| Error::issue(m, cfg, None);
+        self.with(NodeKind::Interpolate(subject.clone()), |run| {
+            let mut out = String::new();
+            for piece in pieces(&subject) {
+                let (whole, expr) = match piece {
+                    Piece::Text(t) => {
+                        out.push_str(t);
+                        continue;
+                    }
+                    Piece::Token { whole, expr } => (whole, expr),
+                };
+                if is_empty_expression(expr) {
+                    continue;
+                }
+                let (method, data) = match method_call(expr) {
+                    Some(_) if !allow_methods => {
+                        return Err(fail("Interpolation using method syntax is not allowed in this context".into()))
+                    }
+                    Some(call) => call,
+                    None => ("scope", expr),
+                };
+                if method == "alias" && subject != whole {
+                    return Err(fail("'alias' interpolation is only permitted if the expression is equal to the entire string".into()));
+                }
+                let value = match method {
+                    "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
+                    "scope" => run.scope_lookup(data, &subject)?,
+                    "literal" => Value::from(data),
+                    other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
+                };
+                if method == "alias" {
+                    return Ok(value);
+                }
+                let guard = if method == "scope" { format!("scope:{data}") } else { data.to_string() };
+                let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
+                out.push_str(&value.to_ruby_s());
+            }
+            Ok(Value::String(out))
+        })
+    }
+
+    /// `%{lookup('key')}`: a nested lookup whose not-found is the empty string.
+    fn global_lookup(&mut self, key: &str) -> Result<Value, Error> {
+        let saved = (self.top_key.clone(), self.module_name.clone());
+        let r = self.lookup_names(&[key.to_string()], None, Some(Value::from("")), None);
+        (self.top_key, self.module_name) = saved;
+        r
+    }
+
+    /// A scope variable, with dotted keys digging into it; undefined is nil.
+    fn scope_lookup(&mut self, key: &str, subject: &str) -> Result<Value, Error> {
+        let segments = split_key(key).ok_or_else(|| Error::lookup(format!("Syntax error in string: {subject}")))?;
+        let root = segments[0].to_ruby_s();
+        let value = self.with(NodeKind::Scope("Global Scope".into()), |run| {
+            let v = run.variable(&root);
+            match v {
+                Some(v) => {
+                    run.found(&root, &v);
+                    Ok(v)
+                }
+                None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
+                None => Ok(Value::Undef),
+            }
+        })?;
+        if matches!(value, Value::Undef) || segments.len() == 1 {
+            return Ok(value);
+        }
+        Ok(self.sub_lookup(key, &segments[1..], value)?.unwrap_or(Value::Undef))
+    }
+
+    fn variable(&self, name: &str) -> Option<Value> {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Some(v.clone());
+        }
+        self.hiera.scope.get(name)
+    }
+
+    /// Digs into a value with the segments of a dotted key.
+    fn sub_lookup(&mut self, key: &str, segments: &[Value], value: Value) -> Result<Option<Value>, Error> {
+        self.with(NodeKind::SubLookup(segments.to_vec()), |run| {
+            let mut value = value;
+            for segment in segments {
+                let step = run.with(NodeKind::Segment(segment.clone()), |run| {
+                    let next = match (&value, segment) {
+                        (Value::Undef, _) => None,
+                        (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)).cloned(),
+                        (Value::Hash(h), s) => h.get(s).cloned(),
+                        (v, s) => {
+                            return Err(Error::lookup(format!(
+                                "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{key}'",
+                                ruby_class_name(v),
+                                s.to_ruby_s()
+                            )))
+                        }
+                    };
+                    match next {
+                        Some(v) => {
+                            run.found(&segment.to_ruby_s(), &v);
+                            Ok(Some(v))
+                        }
+                        None => {
+                            run.not_found(&segment.to_ruby_s());
+                            Ok(None)
+                        }
+                    }
+                })?;
+                match step {
+                    Some(v) => value = v,
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(value))
+        })
+    }
+}
+
+fn provider_name(key: &ProviderKey, config: &HieraConfig) -> String {
+    let place = match key {
+        ProviderKey::Global => "Global ".to_string(),
+        ProviderKey::Environment => "Environment ".to_string(),
+        ProviderKey::Module(m) => format!("Module \"{m}\" "),
+    };
+    format!("{place}Data Provider (hiera configuration version {})", config.version)
+}
+
+fn compile(options: Option<&Hash>) -> Result<Option<Rc<Compiled>>, Error> {
+    options.map(|o| Compiled::new(o).map(Rc::new)).transpose()
+}
+
+fn duplicate_name(config: &HieraConfig, name: &str) -> Error {
+    let matches = |l: &str| {
+        let Some(i) = l.find("name:") else { return false };
+        if i == 0 || !l[..i].ends_with(char::is_whitespace) {
+            return false;
+        }
+        let rest = l[i + 5..].trim_start().trim_start_matches(['"', '\'']);
+        rest.strip_prefix(name).is_some_and(|r| r.chars().next().is_none_or(|c| !(c.is_alphanumeric() || c == '_')))
+    };
+    let first = config.find_line_matching(1, matches);
+    let second = first.and_then(|f| config.find_line_matching(f + 1, matches));
+    let (first, line) = match second {
+        Some(l) => (first, Some(l)),
+        None => (None, first),
+    };
+    let mut message = format!("Hierarchy name '{name}' defined more than once.");
+    if let Some(f) = first {
+        message.push_str(&format!(" First defined at (line: {f})"));
+    }
+    config.fail(&message, line)
+}
+
+fn ruby_class_name(v: &Value) -> &'static str {
+    match v {
+        Value::Undef => "NilClass",
+        Value::Bool(true) => "TrueClass",
+        Value::Bool(false) => "FalseClass",
+        Value::Integer(_) => "Integer",
+        Value::Float(_) => "Float",
+        Value::String(_) => "String",
+        Value::Symbol(_) => "Symbol",
+        Value::Array(_) => "Array",
+        Value::Hash(_) => "Hash",
+        Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+    }
+}

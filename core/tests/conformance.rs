@@ -1,0 +1,54 @@
+//! Every vendored conformance case, recorded from real Puppet, against the engine.
+//!
+//! A lookup passes when its value (hash order included) matches Puppet's, or
+//! when both failed. `known-failures.txt` lists the lookups that do not pass
+//! yet; the test fails when any other lookup fails, and also when a listed one
+//! passes, so that the list only ever shrinks.
+
+use hiera_core::case::Document;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn cases_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")
+}
+
+#[test]
+fn every_case_matches_puppet() {
+    let dir = cases_dir();
+    let known: BTreeSet<String> = std::fs::read_to_string(dir.join("known-failures.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let (mut passed, mut exact, mut total) = (0, 0, 0);
+    let mut unexpected = Vec::new();
+    let mut fixed = Vec::new();
+    for path in &paths {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let loose = doc.check(false);
+        let strict = doc.check(true);
+        for (i, (l, s)) in loose.iter().zip(&strict).enumerate() {
+            let id = format!("{name}#{i}");
+            total += 1;
+            exact += s.is_ok() as usize;
+            match (l, known.contains(&id)) {
+                (Ok(()), false) => passed += 1,
+                (Ok(()), true) => {
+                    passed += 1;
+                    fixed.push(id);
+                }
+                (Err(e), false) => unexpected.push(format!("{id}: {e}")),
+                (Err(_), true) => {}
+            }
+        }
+    }
+    println!("conformance: {passed} of {total} lookups match Puppet; {exact} with identical error and explain texts");
+    assert!(unexpected.is_empty(), "lookups that differ from Puppet:\n{}", unexpected.join("\n"));
+    assert!(fixed.is_empty(), "these now pass; remove them from known-failures.txt:\n{}", fixed.join("\n"));
+}
