@@ -462,10 +462,10 @@ fn combine(items: &[&str]) -> String {
 }
 
 /// Ruby's `to_i` on the `version` value.
-fn ruby_to_i(v: &Value) -> i64 {
+fn ruby_to_i(v: &Value) -> i128 {
     match v {
         Value::Integer(i) => *i,
-        Value::Float(f) => *f as i64,
+        Value::Float(f) => *f as i128,
         Value::String(s) => {
             let t = s.trim_start();
             let end = t

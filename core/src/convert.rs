@@ -64,8 +64,8 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
 fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match v {
         Value::Integer(i) => Ok(Value::Integer(*i)),
-        Value::Float(f) => Ok(Value::Integer(f.trunc() as i64)),
-        Value::Bool(b) => Ok(Value::Integer(*b as i64)),
+        Value::Float(f) => Ok(Value::Integer(f.trunc() as i128)),
+        Value::Bool(b) => Ok(Value::Integer(*b as i128)),
         Value::String(s) => {
             let t = s.trim();
             let (neg, body) = match t.strip_prefix('-') {
@@ -91,7 +91,7 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
                     }
                 }
             };
-            i64::from_str_radix(digits, base)
+            i128::from_str_radix(digits, base)
                 .map(|n| Value::Integer(if neg { -n } else { n }))
                 .map_err(|_| cannot(v, "Integer"))
         }

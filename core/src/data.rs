@@ -51,14 +51,11 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
 }
 
 fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
-    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        // Ruby's json gem quotes the input from where its parser gave up,
-        // which for a broken document is the start of the outermost value.
-        let rest = text.trim_start();
-        let message = if rest.is_empty() { "unexpected end of input".to_string() } else { format!("859: unexpected token at '{rest}'") };
-        Error::lookup(format!("Unable to parse ({path}): {message}")).at(path, Some(e.line()), Some(e.column()))
+    let value = crate::json::parse(text).map_err(|e| {
+        let (line, column) = line_column(text, e.offset);
+        Error::lookup(format!("Unable to parse ({path}): {}", e.message)).at(path, Some(line), Some(column))
     })?;
-    match Value::from_json(&json) {
+    match value {
         Value::Hash(hash) => {
             let spans = hash.iter().map(|_| Spans::default()).collect();
             Ok(DataFile { hash, spans })
@@ -68,6 +65,14 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
             type_name(&other)
         ))),
     }
+}
+
+/// 1-based line and column of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 /// Puppet's check that a value is `RichData` (`Puppet::LookupValue`):

@@ -80,60 +80,119 @@ impl Files {
         out
     }
 
-    /// Files matching a glob pattern, as Ruby's `Pathname.glob` less the
-    /// directories: `*`, `?`, `[...]`, `{a,b}` and `**/`; each brace
-    /// alternative's matches sorted, alternatives kept in their order.
+    /// Files matching a glob pattern, in the order Ruby's `Pathname.glob`
+    /// gives them, less the directories: `*`, `?`, `[...]`, `{a,b}` and
+    /// `**/`. Directories are read in sorted order; `{a,b}` alternatives keep
+    /// their order, and `**` visits each entry's matches before its subdirectories.
     pub fn glob(&self, pattern: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for alternative in expand_braces(pattern) {
-            let mut matches = Vec::new();
+        for alternative in expand_braces_across_segments(pattern) {
             let segments: Vec<&str> = alternative.split('/').filter(|s| !s.is_empty()).collect();
             if alternative.starts_with('/') {
-                self.glob_in("", &segments, &mut matches);
+                self.glob_in("", &segments, &mut out);
             }
-            matches.sort();
-            out.extend(matches.into_iter().filter(|p| self.is_file(p)));
         }
+        out.retain(|p| self.is_file(p));
         out
     }
 
     fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>) {
         let Some((first, rest)) = segments.split_first() else { return };
         let path_of = |name: &str| format!("{dir}/{name}");
+        let listing = || self.list(if dir.is_empty() { "/" } else { dir });
         if *first == "**" {
-            // Zero directories, then every directory below (not hidden ones).
-            self.glob_in(dir, rest, out);
-            for (name, is_dir) in self.list(if dir.is_empty() { "/" } else { dir }) {
-                if is_dir && !name.starts_with('.') {
+            let Some((next, after)) = rest.split_first() else { return };
+            let alternatives = expand_braces(next);
+            for (name, is_dir) in listing() {
+                let visible = !name.starts_with('.');
+                if alternatives.iter().any(|a| (visible || a.starts_with('.')) && fnmatch(a.as_bytes(), name.as_bytes())) {
+                    self.descend(&path_of(&name), is_dir, after, out);
+                }
+                if is_dir && visible {
                     self.glob_in(&path_of(&name), segments, out);
                 }
             }
             return;
         }
-        if !has_magic(first) {
-            let path = path_of(first);
-            if rest.is_empty() {
+        for alternative in expand_braces(first) {
+            if !has_magic(&alternative) {
+                let path = path_of(&alternative);
                 if self.exists(&path) {
-                    out.push(path);
+                    self.descend(&path, self.is_dir(&path), rest, out);
                 }
-            } else if self.is_dir(&path) {
-                self.glob_in(&path, rest, out);
-            }
-            return;
-        }
-        for (name, is_dir) in self.list(if dir.is_empty() { "/" } else { dir }) {
-            if name.starts_with('.') && !first.starts_with('.') {
                 continue;
             }
-            if fnmatch(first.as_bytes(), name.as_bytes()) {
-                if rest.is_empty() {
-                    out.push(path_of(&name));
-                } else if is_dir {
-                    self.glob_in(&path_of(&name), rest, out);
+            for (name, is_dir) in listing() {
+                if name.starts_with('.') && !alternative.starts_with('.') {
+                    continue;
+                }
+                if fnmatch(alternative.as_bytes(), name.as_bytes()) {
+                    self.descend(&path_of(&name), is_dir, rest, out);
                 }
             }
         }
     }
+
+    fn descend(&self, path: &str, is_dir: bool, rest: &[&str], out: &mut Vec<String>) {
+        if rest.is_empty() {
+            out.push(path.to_string());
+        } else if is_dir {
+            self.glob_in(path, rest, out);
+        }
+    }
+}
+
+/// Expands only the `{a,b}` groups that contain a `/`: those choose between
+/// whole paths, and Ruby globs each alternative in turn.
+fn expand_braces_across_segments(pattern: &str) -> Vec<String> {
+    let bytes = pattern.as_bytes();
+    let mut depth = 0;
+    let mut open = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => {
+                if depth == 0 {
+                    open = Some(i);
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    if let Some(o) = open {
+                        if pattern[o..=i].contains('/') {
+                            let head = &pattern[..o];
+                            let tail = &pattern[i + 1..];
+                            return split_alternatives(&pattern[o + 1..i])
+                                .into_iter()
+                                .flat_map(|alt| expand_braces_across_segments(&format!("{head}{alt}{tail}")))
+                                .collect();
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    vec![pattern.to_string()]
+}
+
+fn split_alternatives(inner: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, b) in inner.bytes().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
 }
 
 fn has_magic(s: &str) -> bool {
@@ -145,25 +204,18 @@ pub fn expand_braces(pattern: &str) -> Vec<String> {
     let bytes = pattern.as_bytes();
     let Some(open) = bytes.iter().position(|&b| b == b'{') else { return vec![pattern.to_string()] };
     let mut depth = 0;
-    let mut parts = Vec::new();
-    let mut start = open + 1;
-    for i in open..bytes.len() {
-        match bytes[i] {
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
             b'{' => depth += 1,
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    parts.push(&pattern[start..i]);
                     let (head, tail) = (&pattern[..open], &pattern[i + 1..]);
-                    return parts
-                        .iter()
+                    return split_alternatives(&pattern[open + 1..i])
+                        .into_iter()
                         .flat_map(|p| expand_braces(&format!("{head}{p}{tail}")))
                         .collect();
                 }
-            }
-            b',' if depth == 1 => {
-                parts.push(&pattern[start..i]);
-                start = i + 1;
             }
             _ => {}
         }
@@ -306,6 +358,8 @@ mod tests {
         assert_eq!(f.glob("/d/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/{b,a}.yaml"), vec!["/d/b.yaml", "/d/a.yaml"]);
         assert_eq!(f.glob("/d/**/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml", "/d/dir.yaml/inner.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
+        assert_eq!(f.glob("/d/**/{e,c}.yaml"), vec!["/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
+        assert_eq!(f.glob("/d/{sub/*,*}.yaml"), vec!["/d/sub/c.yaml", "/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/[ab].yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/?.json"), vec!["/d/x.json"]);
     }

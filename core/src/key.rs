@@ -107,7 +107,7 @@ fn is_int_segment(p: &str) -> bool {
     !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn ruby_to_i(p: &str) -> i64 {
+fn ruby_to_i(p: &str) -> i128 {
     if p.starts_with(':') {
         return 0;
     }

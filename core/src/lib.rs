@@ -29,6 +29,7 @@ mod error;
 pub mod explain;
 pub mod fs;
 pub mod interpolate;
+pub mod json;
 pub mod key;
 pub mod lookup;
 pub mod lookup_options;

@@ -85,6 +85,7 @@ struct LevelProvider {
     locations: Option<Vec<Location>>,
     config_path: Option<String>,
     module: Option<String>,
+    options: Option<Hash>,
 }
 
 struct Provider {
@@ -423,7 +424,9 @@ impl<'h> Run<'h> {
                 None,
             ));
         }
-        let Some(location) = location else {
+        // yaml_data and json_data declare `Struct[{path=>String[1]}]`: any
+        // other option, or no path, fails their argument check.
+        let Some(location) = location.filter(|_| level.options.as_ref().is_none_or(Hash::is_empty)) else {
             return Err(Error::runtime(format!(
                 "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
             )));
@@ -559,15 +562,17 @@ impl<'h> Run<'h> {
             if is_default && locations.as_ref().is_some_and(Vec::is_empty) {
                 continue;
             }
-            if let Some(options) = &level.options {
-                self.interpolate(Value::Hash(options.clone()), false, cfg)?;
-            }
+            let options = match &level.options {
+                Some(options) => self.interpolate(Value::Hash(options.clone()), false, cfg)?.as_hash().cloned(),
+                None => None,
+            };
             out.push(LevelProvider {
                 name: level.name.clone(),
                 function: level.function.clone(),
                 locations,
                 config_path: config.path.clone(),
                 module: module.clone(),
+                options,
             });
         }
         Ok(out)

@@ -18,7 +18,7 @@ pub enum Value {
     /// `true` or `false`.
     Bool(bool),
     /// An integer.
-    Integer(i64),
+    Integer(i128),
     /// A floating point number.
     Float(f64),
     /// A string.
@@ -183,7 +183,11 @@ impl Value {
         Ok(match self {
             Value::Undef => J::Null,
             Value::Bool(b) => J::Bool(*b),
-            Value::Integer(i) => J::from(*i),
+            Value::Integer(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+                (Ok(i), _) => J::from(i),
+                (_, Ok(u)) => J::from(u),
+                _ => J::from(*i as f64),
+            },
             Value::Float(f) => {
                 if f.is_nan() {
                     return Err("1003: NaN not allowed in JSON".into());
@@ -213,9 +217,10 @@ impl Value {
         match json {
             J::Null => Value::Undef,
             J::Bool(b) => Value::Bool(*b),
-            J::Number(n) => match n.as_i64() {
-                Some(i) => Value::Integer(i),
-                None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+            J::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Value::Integer(i.into()),
+                (_, Some(u)) => Value::Integer(u.into()),
+                _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
             J::String(s) => Value::String(s.clone()),
             J::Array(a) => Value::Array(a.iter().map(Value::from_json).collect()),

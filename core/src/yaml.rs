@@ -48,7 +48,17 @@ pub const MAX_NODES: usize = 1_000_000;
 
 /// Loads the first document of `text`. An empty document is `None` (Psych's `nil`).
 pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // libyaml counts a byte order mark as a column of indentation, so the
+    // first block ends with the first line that is not indented; Psych then
+    // returns only that first document. A space does the same here.
+    let with_space;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            with_space = format!(" {rest}");
+            with_space.as_str()
+        }
+        None => text,
+    };
     let mut loader = Loader {
         parser: Parser::new_from_str(text).keep_tags(true),
         anchors: IndexMap::new(),
@@ -414,15 +424,15 @@ fn sexagesimal(s: &str) -> Option<Value> {
     }
     // Ruby: each part times 60 ** |index - 2|, which is only base 60 with three parts.
     let n = parts.len();
-    let to_i = |p: &str| -> i64 {
+    let to_i = |p: &str| -> i128 {
         let d: String = p.chars().take_while(|c| c.is_ascii_digit() || *c == '_').filter(|c| *c != '_').collect();
         d.parse().unwrap_or(0)
     };
     let sign = if s.starts_with('-') { -1 } else { 1 };
-    let weight = |e: usize| 60i64.pow((e as i64 - 2).unsigned_abs() as u32);
+    let weight = |e: usize| 60i128.pow((e as i64 - 2).unsigned_abs() as u32);
     match frac {
         None => {
-            let mut total: i64 = 0;
+            let mut total: i128 = 0;
             for (e, p) in parts.iter().enumerate() {
                 let v = if e == 0 { sign * to_i(p) } else { to_i(p) };
                 total = total.checked_add(v.checked_mul(weight(e))?)?;
@@ -507,7 +517,7 @@ fn parse_int(s: &str) -> Option<Value> {
         (10, clean(body))
     };
     // Ruby's Integer() rejects what the pattern lets through but it can't read ("0b_", "0x,").
-    let n = i64::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix).ok()?;
+    let n = i128::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix).ok()?;
     if digits.is_empty() && radix != 8 {
         return None;
     }

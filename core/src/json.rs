@@ -1,0 +1,282 @@
+//! Reads JSON the way Ruby's json gem (2.6, as `json_data` uses it) does:
+//! integers of any size stay integers, `-0` is `0`, the last of duplicate
+//! keys wins, and errors quote the input from where the gem's parser gave up.
+
+use crate::value::{Hash, Value};
+
+/// A parse error: the gem's message (`859: unexpected token at '...'`) and
+/// the byte offset it points at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonError {
+    /// The message as the json gem words it.
+    pub message: String,
+    /// Byte offset in the input.
+    pub offset: usize,
+}
+
+/// The most nesting the reader follows (the gem's own default limit).
+const MAX_NESTING: usize = 100;
+
+/// Parses a JSON document.
+pub fn parse(text: &str) -> Result<Value, JsonError> {
+    let mut p = Parser { s: text.as_bytes(), text, i: 0, depth: 0 };
+    p.ws();
+    let start = p.i;
+    let value = match p.value() {
+        Ok(v) => v,
+        Err(Fail::Reported(e)) => return Err(e),
+        Err(Fail::Bubble) => return Err(p.error(859, start)),
+    };
+    p.ws();
+    if p.i < p.s.len() {
+        return Err(p.error(859, p.i));
+    }
+    Ok(value)
+}
+
+enum Fail {
+    /// An error already located (by an array, or a NaN).
+    Reported(JsonError),
+    /// A failure inside an object, reported by whatever encloses it.
+    Bubble,
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, code: u32, at: usize) -> JsonError {
+        let rest = self.text.get(at..).unwrap_or("");
+        JsonError { message: format!("{code}: unexpected token at '{rest}'"), offset: at }
+    }
+
+    fn ws(&mut self) {
+        loop {
+            while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            }
+            // The gem skips /* */ and // comments.
+            if self.s[self.i..].starts_with(b"/*") {
+                match self.text[self.i + 2..].find("*/") {
+                    Some(end) => self.i += end + 4,
+                    None => return,
+                }
+            } else if self.s[self.i..].starts_with(b"//") {
+                self.i = self.text[self.i..].find('\n').map_or(self.s.len(), |e| self.i + e);
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, Fail> {
+        self.ws();
+        let rest = &self.s[self.i..];
+        for (word, v) in [(&b"true"[..], Value::Bool(true)), (b"false", Value::Bool(false)), (b"null", Value::Undef)] {
+            if rest.starts_with(word) {
+                self.i += word.len();
+                return Ok(v);
+            }
+        }
+        for word in [&b"NaN"[..], b"Infinity", b"-Infinity"] {
+            if rest.starts_with(word) {
+                return Err(Fail::Reported(self.error(225, self.i)));
+            }
+        }
+        match rest.first() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(Fail::Bubble),
+        }
+    }
+
+    fn nest(&mut self) -> Result<(), Fail> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(Fail::Reported(JsonError {
+                message: format!("nesting of {} is too deep", self.depth),
+                offset: self.i,
+            }));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Value, Fail> {
+        self.nest()?;
+        self.i += 1;
+        let mut h = Hash::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(Value::Hash(h));
+        }
+        loop {
+            self.ws();
+            if self.s.get(self.i) != Some(&b'"') {
+                return Err(Fail::Bubble);
+            }
+            let key = self.string()?;
+            self.ws();
+            if self.s.get(self.i) != Some(&b':') {
+                return Err(Fail::Bubble);
+            }
+            self.i += 1;
+            let v = self.value()?;
+            h.insert(Value::String(key), v);
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Hash(h));
+                }
+                _ => return Err(Fail::Bubble),
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, Fail> {
+        self.nest()?;
+        self.i += 1;
+        let mut a = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(Value::Array(a));
+        }
+        loop {
+            self.ws();
+            let start = self.i;
+            match self.value() {
+                Ok(v) => a.push(v),
+                Err(Fail::Bubble) => return Err(Fail::Reported(self.error(451, start))),
+                Err(e) => return Err(e),
+            }
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Array(a));
+                }
+                _ => return Err(Fail::Reported(self.error(451, self.i))),
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, Fail> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let Some(c) = self.text[self.i..].chars().next() else { return Err(Fail::Bubble) };
+            self.i += c.len_utf8();
+            match c {
+                '"' => return Ok(out),
+                '\\' => {
+                    let Some(e) = self.text[self.i..].chars().next() else { return Err(Fail::Bubble) };
+                    self.i += e.len_utf8();
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        'b' => out.push('\u{8}'),
+                        'f' => out.push('\u{c}'),
+                        'u' => out.push(self.unicode_escape()?),
+                        other => out.push(other),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+    }
+
+    fn unicode_escape(&mut self) -> Result<char, Fail> {
+        let hex = |p: &mut Self| -> Result<u32, Fail> {
+            let h = p.text.get(p.i..p.i + 4).ok_or(Fail::Bubble)?;
+            let n = u32::from_str_radix(h, 16).map_err(|_| Fail::Bubble)?;
+            p.i += 4;
+            Ok(n)
+        };
+        let hi = hex(self)?;
+        if (0xd800..0xdc00).contains(&hi) && self.s[self.i..].starts_with(b"\\u") {
+            self.i += 2;
+            let lo = hex(self)?;
+            let c = 0x10000 + ((hi - 0xd800) << 10) + (lo.wrapping_sub(0xdc00) & 0x3ff);
+            return Ok(char::from_u32(c).unwrap_or('\u{fffd}'));
+        }
+        Ok(char::from_u32(hi).unwrap_or('\u{fffd}'))
+    }
+
+    fn number(&mut self) -> Result<Value, Fail> {
+        let start = self.i;
+        if self.s[self.i] == b'-' {
+            self.i += 1;
+        }
+        let digits = |p: &mut Self| {
+            let from = p.i;
+            while p.i < p.s.len() && p.s[p.i].is_ascii_digit() {
+                p.i += 1;
+            }
+            p.i - from
+        };
+        if digits(self) == 0 {
+            return Err(Fail::Bubble);
+        }
+        let mut float = false;
+        if self.s.get(self.i) == Some(&b'.') && self.s.get(self.i + 1).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+            digits(self);
+            float = true;
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            let save = self.i;
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if digits(self) == 0 {
+                self.i = save;
+            } else {
+                float = true;
+            }
+        }
+        let text = &self.text[start..self.i];
+        if float {
+            return text.parse::<f64>().map(Value::Float).map_err(|_| Fail::Bubble);
+        }
+        Ok(match text.parse::<i128>() {
+            Ok(i) => Value::Integer(i),
+            Err(_) => Value::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_as_ruby_reads_them() {
+        let v = parse("[-0, -0.0, 1E2, 12345678901234567890]").unwrap();
+        assert_eq!(v.inspect(), "[0, -0.0, 100.0, 12345678901234567890]");
+    }
+
+    #[test]
+    fn errors_quote_where_the_gem_gave_up() {
+        assert_eq!(parse(r#"{"a": 1,}"#).unwrap_err().message, r#"859: unexpected token at '{"a": 1,}'"#);
+        assert_eq!(parse(r#"{"a": [1, 2,]}"#).unwrap_err().message, "451: unexpected token at ']}'");
+        assert_eq!(parse(r#"{"a": NaN}"#).unwrap_err().message, "225: unexpected token at 'NaN}'");
+        assert_eq!(parse(r#"{"a": 1} x"#).unwrap_err().message, "859: unexpected token at 'x'");
+        assert_eq!(parse("").unwrap_err().message, "859: unexpected token at ''");
+    }
+}
