@@ -40,10 +40,12 @@ pub enum NodeKind {
     },
     /// A data file location.
     Location {
-        /// The path after interpolation.
+        /// The path (or URI) after interpolation.
         path: String,
         /// The path as written in hiera.yaml.
         original: String,
+        /// True for a `uri`/`uris` location.
+        uri: bool,
     },
     /// The interpolation of a string.
     Interpolate(String),
@@ -260,14 +262,15 @@ impl Explanation {
                 }
                 self.dump_outcome(io, node, &inner);
             }
-            NodeKind::Location { path, original } => {
-                io.push_str(&format!("{indent}Path \"{path}\"\n"));
-                io.push_str(&format!("{inner}Original path: \"{original}\"\n"));
+            NodeKind::Location { path, original, uri } => {
+                let (name, lower) = if *uri { ("URI", "uri") } else { ("Path", "path") };
+                io.push_str(&format!("{indent}{name} \"{path}\"\n"));
+                io.push_str(&format!("{inner}Original {lower}: \"{original}\"\n"));
                 for &b in &node.branches {
                     self.dump(io, b, &inner, &inner);
                 }
                 if node.event == Some(Event::LocationNotFound) {
-                    io.push_str(&format!("{inner}Path not found\n"));
+                    io.push_str(&format!("{inner}{name} not found\n"));
                 }
                 self.dump_outcome(io, node, &inner);
             }

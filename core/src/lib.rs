@@ -119,6 +119,18 @@ impl Hiera {
         lookup::Run::new(self, request.explain).answer(request)
     }
 
+    /// A session for many plain lookups: like one Puppet compiler, it keeps
+    /// `lookup_options` and resolved hierarchies between lookups. Nothing is
+    /// explained.
+    pub fn session(&self) -> Session<'_> {
+        Session { run: lookup::Run::new(self, false) }
+    }
+
+    /// Every key in the data this node sees, in order of first appearance.
+    pub fn keys(&self) -> Vec<String> {
+        lookup::Run::new(self, false).all_keys()
+    }
+
     fn data_file(&self, function: &str, path: &str) -> Result<Rc<DataFile>, Error> {
         let key = (function.to_string(), path.to_string());
         if let Some(cached) = self.data.borrow().get(&key) {
@@ -141,6 +153,18 @@ impl Hiera {
         let parsed = HieraConfig::parse_for(layer, path, text).map(Rc::new);
         self.configs.borrow_mut().insert(key, Rc::new(parsed.clone()));
         parsed
+    }
+}
+
+/// Plain lookups that share one run's caches (see [`Hiera::session`]).
+pub struct Session<'h> {
+    run: lookup::Run<'h>,
+}
+
+impl Session<'_> {
+    /// `lookup(key)`: the value, `None` when not found, or the error.
+    pub fn lookup(&mut self, key: &str) -> Result<Option<Value>, Error> {
+        self.run.lookup_one(key)
     }
 }
 

@@ -75,6 +75,7 @@ struct Location {
     original: String,
     path: String,
     exists: bool,
+    uri: bool,
 }
 
 /// A hierarchy level with its locations resolved for this node.
@@ -383,7 +384,7 @@ impl<'h> Run<'h> {
             run.merge_lookup(strategy, &locations, |run, loc| match loc {
                 None => run.data_value(level, None, &lk.root),
                 Some(l) => {
-                    let kind = NodeKind::Location { path: l.path.clone(), original: l.original.clone() };
+                    let kind = NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
                     run.with(kind, |run| {
                         if l.exists {
                             run.data_value(level, Some(l), &lk.root)
@@ -426,7 +427,8 @@ impl<'h> Run<'h> {
         }
         // yaml_data and json_data declare `Struct[{path=>String[1]}]`: any
         // other option, or no path, fails their argument check.
-        let Some(location) = location.filter(|_| level.options.as_ref().is_none_or(Hash::is_empty)) else {
+        let has_path = |l: &&Location| !l.uri && level.options.as_ref().is_none_or(Hash::is_empty);
+        let Some(location) = location.filter(has_path) else {
             return Err(Error::runtime(format!(
                 "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
             )));
@@ -597,7 +599,7 @@ impl<'h> Run<'h> {
                     if is_default && !exists {
                         continue;
                     }
-                    out.push(Location { original: declared.clone(), path, exists });
+                    out.push(Location { original: declared.clone(), path, exists, uri: false });
                 }
                 out
             }
@@ -607,7 +609,7 @@ impl<'h> Run<'h> {
                     let pattern = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
                     let pattern = crate::fs::join(datadir, &pattern);
                     for path in self.hiera.files.glob(&pattern) {
-                        out.push(Location { original: pattern.clone(), path, exists: true });
+                        out.push(Location { original: pattern.clone(), path, exists: true, uri: false });
                     }
                 }
                 out
@@ -616,7 +618,7 @@ impl<'h> Run<'h> {
                 let mut out = Vec::new();
                 for declared in uris {
                     let uri = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
-                    out.push(Location { original: declared.clone(), path: uri, exists: true });
+                    out.push(Location { original: declared.clone(), path: uri, exists: true, uri: true });
                 }
                 out
             }
@@ -635,7 +637,7 @@ impl<'h> Run<'h> {
                     self.locals.pop();
                     let path = crate::fs::join(datadir, &path?.to_ruby_s());
                     let exists = self.hiera.files.exists(&path);
-                    out.push(Location { original: template.clone(), path, exists });
+                    out.push(Location { original: template.clone(), path, exists, uri: false });
                 }
                 out
             }
@@ -931,5 +933,48 @@ fn ruby_class_name(v: &Value) -> &'static str {
         Value::Array(_) => "Array",
         Value::Hash(_) => "Hash",
         Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+    }
+}
+
+impl Run<'_> {
+    /// Every key in the data this node sees, in order of first appearance:
+    /// global, environment, then each module's levels. Levels that cannot be
+    /// read are skipped.
+    pub(crate) fn all_keys(&mut self) -> Vec<String> {
+        let mut providers = vec![ProviderKey::Global, ProviderKey::Environment];
+        let env_modules = format!("{}/modules", self.environment_dir());
+        for base in [env_modules.as_str(), "/etc/puppetlabs/code/modules", "/opt/puppetlabs/puppet/modules"] {
+            for (name, is_dir) in self.hiera.files.list(base) {
+                let key = ProviderKey::Module(name);
+                if is_dir && !providers.contains(&key) {
+                    providers.push(key);
+                }
+            }
+        }
+        let mut keys = indexmap::IndexSet::new();
+        for pkey in providers {
+            if !matches!(self.provider(&pkey), Ok(Some(_))) {
+                continue;
+            }
+            let Ok(levels) = self.levels(&pkey, false) else { continue };
+            for level in levels.iter() {
+                for location in level.locations.iter().flatten().filter(|l| l.exists) {
+                    let Ok(file) = self.data_hash(level, Some(location)) else { continue };
+                    for k in file.hash.keys() {
+                        let k = k.to_ruby_s();
+                        let in_namespace = level.module.as_ref().is_none_or(|m| k.starts_with(&format!("{m}::")));
+                        if k != LOOKUP_OPTIONS && in_namespace {
+                            keys.insert(k);
+                        }
+                    }
+                }
+            }
+        }
+        keys.into_iter().collect()
+    }
+
+    /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.
+    pub(crate) fn lookup_one(&mut self, key: &str) -> Result<Option<Value>, Error> {
+        Ok(self.adapter_lookup(key, None)?.map(|(v, _)| v))
     }
 }

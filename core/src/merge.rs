@@ -391,17 +391,29 @@ fn overwrite_unmergeables(source: Value, ko: Option<&Knockout>) -> Value {
     }
 }
 
-/// Ruby's `sort!` on merged arrays: numbers with numbers, strings with strings.
-fn sort_values(a: &mut [Value]) -> Result<(), Error> {
-    let mut err = None;
-    a.sort_by(|x, y| match compare(x, y) {
-        Ok(o) => o,
-        Err(e) => {
-            err.get_or_insert(e);
-            std::cmp::Ordering::Equal
+/// Ruby's `sort!` on merged arrays: numbers with numbers, strings with
+/// strings. A merge sort that compares an earlier element with a later one,
+/// as Ruby does, so that a failure names the classes in Ruby's order.
+fn sort_values(a: &mut Vec<Value>) -> Result<(), Error> {
+    if a.len() < 2 {
+        return Ok(());
+    }
+    let right = a.split_off(a.len() / 2);
+    let mut left = std::mem::take(a);
+    let mut right = right;
+    sort_values(&mut left)?;
+    sort_values(&mut right)?;
+    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
+    while let (Some(x), Some(y)) = (l.peek(), r.peek()) {
+        if compare(x, y)? == std::cmp::Ordering::Greater {
+            a.extend(r.next());
+        } else {
+            a.extend(l.next());
         }
-    });
-    err.map_or(Ok(()), Err)
+    }
+    a.extend(l);
+    a.extend(r);
+    Ok(())
 }
 
 fn ruby_class(v: &Value) -> &'static str {
@@ -484,8 +496,9 @@ mod tests {
     #[test]
     fn sorting_mixed_arrays_fails_as_ruby() {
         let s = deep("{strategy: deep, sort_merged_arrays: true}");
-        let mut hi = v("[1]");
-        let e = s.merge(&mut hi, v("[a]")).unwrap_err();
+        // The lower level's elements come first: [1] | [a] sorts 1 <=> "a".
+        let mut hi = v("[a]");
+        let e = s.merge(&mut hi, v("[1]")).unwrap_err();
         assert_eq!(e.message, "comparison of Integer with String failed");
     }
 }

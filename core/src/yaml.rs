@@ -61,9 +61,11 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
     };
     let mut loader = Loader {
         parser: Parser::new_from_str(text).keep_tags(true),
+        text,
         anchors: IndexMap::new(),
         nodes: 0,
         depth: 0,
+        flows: Vec::new(),
     };
     loop {
         let (event, at) = loader.next()?;
@@ -80,15 +82,53 @@ pub const MAX_DEPTH: usize = 512;
 
 struct Loader<'a> {
     parser: Parser<std::str::Chars<'a>>,
+    text: &'a str,
     anchors: IndexMap<usize, (Value, Spans)>,
     nodes: usize,
     depth: usize,
+    /// The open collections: where each starts and its opening bracket, if flow.
+    flows: Vec<(Position, Option<char>)>,
 }
 
 impl Loader<'_> {
     fn next(&mut self) -> Result<(Event, Position), YamlError> {
-        let (event, mark) = self.parser.next_token().map_err(scan_error)?;
+        let (event, mark) = match self.parser.next_token() {
+            Ok(t) => t,
+            Err(e) => return Err(self.in_flow_context(scan_error(e))),
+        };
         Ok((event, position(&mark)))
+    }
+
+    /// libyaml reports a failure inside a flow collection against the
+    /// collection: "did not find expected ',' or ']' while parsing a flow
+    /// sequence", at its opening bracket.
+    fn in_flow_context(&self, e: YamlError) -> YamlError {
+        let Some(&(at, Some(bracket))) = self.flows.last() else { return e };
+        if e.message.starts_with("found character that cannot start any token") {
+            return e;
+        }
+        let what = if bracket == '[' { "',' or ']' while parsing a flow sequence" } else { "',' or '}' while parsing a flow mapping" };
+        YamlError {
+            message: format!("did not find expected {what} at line {} column {}", at.line, at.column),
+            at: Some(at),
+            disallowed_class: false,
+        }
+    }
+
+    fn open(&mut self, at: Position) -> Result<(), YamlError> {
+        let bracket = self
+            .text
+            .lines()
+            .nth(at.line.saturating_sub(1) as usize)
+            .and_then(|l| l.chars().nth(at.column.saturating_sub(1) as usize))
+            .filter(|c| matches!(c, '[' | '{'));
+        self.flows.push((at, bracket));
+        self.enter(at)
+    }
+
+    fn close(&mut self) {
+        self.flows.pop();
+        self.depth -= 1;
     }
 
     fn count(&mut self, n: usize, at: Position) -> Result<(), YamlError> {
@@ -119,7 +159,7 @@ impl Loader<'_> {
                 return Ok((value, spans));
             }
             Event::SequenceStart(anchor, _) => {
-                self.enter(at)?;
+                self.open(at)?;
                 let mut items = Vec::new();
                 let mut children = Vec::new();
                 loop {
@@ -131,13 +171,13 @@ impl Loader<'_> {
                     items.push(v);
                     children.push(s);
                 }
-                self.depth -= 1;
+                self.close();
                 (Value::Array(items), Spans { at, children }, anchor)
             }
             Event::MappingStart(anchor, _) => {
-                self.enter(at)?;
+                self.open(at)?;
                 let (hash, children) = self.mapping()?;
-                self.depth -= 1;
+                self.close();
                 (Value::Hash(hash), Spans { at, children }, anchor)
             }
             _ => {
@@ -606,5 +646,129 @@ mod tests {
         let (v, spans) = load("base: &b\n  x: 1\n  y: 2\nitem:\n  <<: *b\n  y: 3\n").unwrap().unwrap();
         assert_eq!(v.get("item").unwrap().inspect(), r#"{"x"=>1, "y"=>3}"#);
         assert_eq!(spans.children[1].at.line, 5);
+    }
+}
+
+/// Writes a value as a YAML document in block style, quoting strings that
+/// a YAML 1.1 reader (Psych) would read as something else.
+pub fn to_yaml(value: &Value) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Hash(h) if !h.is_empty() => {
+            out.push_str("---\n");
+            emit_hash(&mut out, h, 0);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push_str("---\n");
+            emit_array(&mut out, a, 0);
+        }
+        v => {
+            out.push_str("--- ");
+            out.push_str(&scalar_text(v, 0));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn emit_hash(out: &mut String, h: &Hash, indent: usize) {
+    for (k, v) in h {
+        out.push_str(&" ".repeat(indent));
+        out.push_str(&scalar_text(k, indent));
+        out.push(':');
+        emit_child(out, v, indent);
+    }
+}
+
+fn emit_array(out: &mut String, a: &[Value], indent: usize) {
+    for v in a {
+        out.push_str(&" ".repeat(indent));
+        out.push('-');
+        match v {
+            Value::Hash(h) if !h.is_empty() => {
+                // The first entry shares the dash's line.
+                let mut inner = String::new();
+                emit_hash(&mut inner, h, indent + 2);
+                out.push(' ');
+                out.push_str(&inner[indent + 2..]);
+            }
+            v => emit_child(out, v, indent),
+        }
+    }
+}
+
+fn emit_child(out: &mut String, v: &Value, indent: usize) {
+    match v {
+        Value::Hash(h) if !h.is_empty() => {
+            out.push('\n');
+            emit_hash(out, h, indent + 2);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            emit_array(out, a, indent);
+        }
+        v => {
+            out.push(' ');
+            out.push_str(&scalar_text(v, indent));
+            out.push('\n');
+        }
+    }
+}
+
+fn scalar_text(v: &Value, indent: usize) -> String {
+    match v {
+        Value::Undef => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) if f.is_nan() => ".nan".into(),
+        Value::Float(f) if f.is_infinite() => if *f > 0.0 { ".inf".into() } else { "-.inf".into() },
+        Value::Float(f) => crate::value::ruby_float(*f),
+        Value::String(s) => string_text(s, indent),
+        Value::Symbol(s) => format!(":{s}"),
+        Value::Array(_) => "[]".into(),
+        Value::Hash(_) => "{}".into(),
+        Value::Sensitive(_) => "Sensitive [value redacted]".into(),
+    }
+}
+
+fn string_text(s: &str, indent: usize) -> String {
+    if s.contains('\n') && !s.contains(|c: char| c.is_control() && c != '\n') {
+        let chomp = if s.ends_with('\n') { "" } else { "-" };
+        let pad = " ".repeat(indent + 2);
+        let body: Vec<String> = s.trim_end_matches('\n').split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+        if s.starts_with(' ') {
+            return format!("|2{chomp}\n{}", body.join("\n"));
+        }
+        return format!("|{chomp}\n{}", body.join("\n"));
+    }
+    let plain_ok = !s.is_empty()
+        && s.trim() == s
+        && matches!(tokenize(s.to_string(), Position::default()), Ok(Value::String(ref t)) if t == s)
+        && !s.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '<', '='])
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with(':')
+        && !s.contains(|c: char| c.is_control());
+    if plain_ok {
+        s.to_string()
+    } else if s.contains(|c: char| c.is_control()) {
+        crate::value::inspect_str(s)
+    } else {
+        format!("'{}'", s.replace('\'', "''"))
+    }
+}
+
+#[cfg(test)]
+mod emit_tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_the_loader() {
+        let text = "a: yes\nb: '0755'\nc: [1, 2.5, ~, 'x: y']\nd: {e: \"multi\\nline\\n\", f: []}\ng: ''\n";
+        let (v, _) = load(text).unwrap().unwrap();
+        let emitted = to_yaml(&v);
+        let (back, _) = load(&emitted).unwrap().unwrap();
+        assert_eq!(back, v, "{emitted}");
+        assert!(emitted.contains("b: '0755'"));
     }
 }

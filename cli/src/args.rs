@@ -1,0 +1,159 @@
+//! `puppet lookup`'s command line, plus `--root`, `--env-dir`, `--all` and `conformance`.
+
+use hiera_core::Value;
+
+/// The help text.
+pub const USAGE: &str = "\
+hiera-lookup: Puppet's Hiera lookup, without Ruby
+
+USAGE
+  hiera-lookup [OPTIONS] KEY...
+  hiera-lookup [OPTIONS] --all
+  hiera-lookup conformance [--exact] CASE_OR_DIR...
+
+OPTIONS
+  --root DIR                 the directory that plays '/': DIR/etc/puppetlabs/code/environments/ENV
+                             is the environment, DIR/etc/puppetlabs/puppet the confdir
+  --env-dir DIR              an environment directory, used as the environment
+  --node NAME                the node (default: the clientcert fact, else localhost)
+  --environment ENV          the environment (default: production)
+  --facts FILE               the node's facts, YAML or JSON
+  --merge first|unique|hash|deep
+  --knock-out-prefix P       with --merge deep
+  --sort-merged-arrays       with --merge deep
+  --merge-hash-arrays        with --merge deep
+  --default VALUE            returned when no key is found
+  --type TYPE                the type the value must have
+  --explain                  print how the value was found, as puppet lookup --explain
+  --render-as s|json|yaml    output format (default yaml)
+  --all                      every key the node's data has, as one hash
+
+EXIT STATUS
+  0 found, 1 not found, 2 error
+";
+
+/// How to print the value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RenderAs {
+    /// Puppet's string form.
+    S,
+    /// Compact JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// Print the help.
+    Help,
+    /// Run conformance cases.
+    Conformance {
+        /// Also require identical error and explain texts.
+        exact: bool,
+        /// Case files or directories of them.
+        paths: Vec<String>,
+    },
+    /// Look keys up.
+    Lookup(Options),
+}
+
+/// The options of a lookup.
+#[derive(Debug, Default)]
+pub struct Options {
+    pub keys: Vec<String>,
+    pub root: Option<String>,
+    pub env_dir: Option<String>,
+    pub node: Option<String>,
+    pub environment: String,
+    pub facts: Option<String>,
+    pub merge: Option<String>,
+    pub knockout_prefix: Option<String>,
+    pub sort_merged_arrays: bool,
+    pub merge_hash_arrays: bool,
+    pub default: Option<String>,
+    pub value_type: Option<String>,
+    pub explain: bool,
+    pub render_as: Option<RenderAs>,
+    pub all: bool,
+}
+
+impl Options {
+    /// The merge `puppet lookup` builds from its flags.
+    pub fn merge_value(&self) -> Result<Option<Value>, hiera_core::Error> {
+        let deep_flags = self.knockout_prefix.is_some() || self.sort_merged_arrays || self.merge_hash_arrays;
+        let Some(name) = &self.merge else {
+            if deep_flags {
+                return Err(hiera_core::Error::runtime(
+                    "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'",
+                ));
+            }
+            return Ok(None);
+        };
+        let mut h = hiera_core::value::Hash::new();
+        h.insert("strategy".into(), Value::String(name.clone()));
+        if let Some(p) = &self.knockout_prefix {
+            h.insert("knockout_prefix".into(), Value::String(p.clone()));
+        }
+        h.insert("sort_merged_arrays".into(), Value::Bool(self.sort_merged_arrays));
+        h.insert("merge_hash_arrays".into(), Value::Bool(self.merge_hash_arrays));
+        hiera_core::case::cli_merge(&Value::Hash(h)).map(Some)
+    }
+}
+
+/// Reads the arguments (without the program name).
+pub fn parse(argv: &[String]) -> Result<Command, String> {
+    if argv.first().map(String::as_str) == Some("conformance") {
+        let exact = argv.iter().any(|a| a == "--exact");
+        let paths: Vec<String> = argv[1..].iter().filter(|a| *a != "--exact").cloned().collect();
+        if paths.is_empty() {
+            return Err("conformance needs a case file or a directory".into());
+        }
+        return Ok(Command::Conformance { exact, paths });
+    }
+    let mut o = Options { environment: "production".into(), ..Options::default() };
+    let mut it = argv.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = |name: &str| -> Result<String, String> {
+            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--root" => o.root = Some(value(flag)?),
+            "--env-dir" => o.env_dir = Some(value(flag)?),
+            "--node" => o.node = Some(value(flag)?),
+            "--environment" => o.environment = value(flag)?,
+            "--facts" => o.facts = Some(value(flag)?),
+            "--merge" => o.merge = Some(value(flag)?),
+            "--knock-out-prefix" => o.knockout_prefix = Some(value(flag)?),
+            "--sort-merged-arrays" => o.sort_merged_arrays = true,
+            "--merge-hash-arrays" => o.merge_hash_arrays = true,
+            "--default" => o.default = Some(value(flag)?),
+            "--type" => o.value_type = Some(value(flag)?),
+            "--explain" => o.explain = true,
+            "--all" => o.all = true,
+            "--render-as" => {
+                o.render_as = Some(match value(flag)?.as_str() {
+                    "s" => RenderAs::S,
+                    "json" => RenderAs::Json,
+                    "yaml" => RenderAs::Yaml,
+                    other => return Err(format!("Unknown rendering format '{other}'")),
+                })
+            }
+            f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown option '{f}'")),
+            key => o.keys.push(key.to_string()),
+        }
+    }
+    if o.keys.is_empty() && !o.all {
+        return Err("No keys were given to lookup.".into());
+    }
+    if o.root.is_none() && o.env_dir.is_none() {
+        return Err("give --root DIR or --env-dir DIR".into());
+    }
+    Ok(Command::Lookup(o))
+}

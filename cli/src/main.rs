@@ -1,0 +1,168 @@
+//! `hiera-lookup`: `puppet lookup` without Ruby, over a real directory tree.
+
+mod args;
+mod tree;
+
+use args::{Command, Options, RenderAs};
+use hiera_core::case::{self, Document};
+use hiera_core::{ErrorKind, Hiera, Request, Value};
+use std::path::Path;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match args::parse(&argv) {
+        Ok(Command::Help) => {
+            print!("{}", args::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Conformance { exact, paths }) => conformance(exact, &paths),
+        Ok(Command::Lookup(options)) => lookup(&options),
+        Err(message) => {
+            eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn lookup(o: &Options) -> ExitCode {
+    let hiera = match load(o) {
+        Ok(h) => h,
+        Err(message) => {
+            eprintln!("Error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if o.all {
+        return all(&hiera, o);
+    }
+    let merge = match o.merge_value() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("Error: Could not run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let request = Request { keys: o.keys.clone(), merge, default: o.default.clone().map(Value::String), value_type: o.value_type.clone(), explain: o.explain };
+    let answer = hiera.lookup(&request);
+    if o.explain {
+        print!("{}", answer.explain_text());
+    }
+    match answer.result {
+        Ok(value) => {
+            if !o.explain {
+                match render(&value, o.render_as.unwrap_or(RenderAs::Yaml)) {
+                    Ok(text) => println!("{text}"),
+                    Err(e) => {
+                        eprintln!("Error: Could not run: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) if e.kind == ErrorKind::NotFound => ExitCode::from(1),
+        Err(e) => {
+            if !(o.explain && e.kind == ErrorKind::Lookup) {
+                eprintln!("Error: Could not run: {e}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Every key the node's data holds, each looked up as `lookup(key)` would.
+fn all(hiera: &Hiera, o: &Options) -> ExitCode {
+    let mut session = hiera.session();
+    let mut out = hiera_core::value::Hash::new();
+    let mut failed = false;
+    for key in hiera.keys() {
+        match session.lookup(&key) {
+            Ok(Some(v)) => {
+                out.insert(Value::String(key), v);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("Error: {key}: {e}");
+                failed = true;
+            }
+        }
+    }
+    match render(&Value::Hash(out), o.render_as.unwrap_or(RenderAs::Yaml)) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("Error: Could not run: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn load(o: &Options) -> Result<Hiera, String> {
+    let mut files = hiera_core::fs::Files::new();
+    if let Some(root) = &o.root {
+        tree::read_root(Path::new(root), &mut files)?;
+    }
+    if let Some(env_dir) = &o.env_dir {
+        tree::read_into(Path::new(env_dir), &case::environment_dir(&o.environment), &mut files)?;
+    }
+    let facts = match &o.facts {
+        Some(path) => tree::read_facts(Path::new(path))?,
+        None => Default::default(),
+    };
+    let name = o
+        .node
+        .clone()
+        .or_else(|| facts.get(&Value::from("clientcert")).map(Value::to_ruby_s))
+        .unwrap_or_else(|| "localhost".into());
+    Ok(Hiera::new(files, hiera_core::Node { name, environment: o.environment.clone(), facts }))
+}
+
+fn render(value: &Value, as_: RenderAs) -> Result<String, String> {
+    Ok(match as_ {
+        RenderAs::Json => value.to_json()?.to_string(),
+        RenderAs::Yaml => hiera_core::yaml::to_yaml(value).trim_end().to_string(),
+        RenderAs::S => hiera_core::convert::format_string(value),
+    })
+}
+
+fn conformance(exact: bool, paths: &[String]) -> ExitCode {
+    let mut cases = Vec::new();
+    for p in paths {
+        if let Err(e) = tree::collect_cases(Path::new(p), &mut cases) {
+            eprintln!("Error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for path in cases {
+        let name = path.display().to_string();
+        let doc = match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string())) {
+            Ok(d) => d,
+            Err(e) => {
+                println!("{name}: cannot read: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        for (i, r) in doc.check(exact).into_iter().enumerate() {
+            match r {
+                Ok(()) => passed += 1,
+                Err(diff) => {
+                    failed += 1;
+                    println!("{name}#{i} {}: {}", doc.lookups[i].key_label(), diff.replace('\n', "\n    "));
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
