@@ -528,7 +528,7 @@ impl<'h> Run<'h> {
             ProviderKey::Module(m) => Some(m.clone()),
             _ => None,
         };
-        let created = self.create_levels(&config, module, default_hierarchy);
+        let created = self.create_levels(&config, module, default_hierarchy).map_err(|e| undefined_in_config(&config, e));
         self.ex = ex;
         self.names = names;
         let levels = Rc::new(created?);
@@ -897,6 +897,15 @@ fn provider_name(key: &ProviderKey, config: &HieraConfig) -> String {
 
 fn compile(options: Option<&Hash>) -> Result<Option<Rc<Compiled>>, Error> {
     options.map(|o| Compiled::new(o).map(Rc::new)).transpose()
+}
+
+/// Puppet re-raises an undefined variable met while resolving a hiera.yaml
+/// as its own issue, pointing at the line that uses the variable.
+fn undefined_in_config(config: &HieraConfig, e: Error) -> Error {
+    let Some(var) = e.message.strip_prefix("Undefined variable '").and_then(|r| r.split('\'').next()) else { return e };
+    let uses = |l: &str| ["", "'", "\""].iter().any(|q| l.contains(&format!("%{{{q}{var}{q}}}")));
+    let line = config.find_line_matching(1, uses);
+    config.fail(&format!("Undefined variable '{var}'"), line)
 }
 
 fn duplicate_name(config: &HieraConfig, name: &str) -> Error {
