@@ -10,6 +10,7 @@ USAGE
   hiera-lookup [OPTIONS] KEY...
   hiera-lookup [OPTIONS] --all
   hiera-lookup conformance [--exact] CASE_OR_DIR...
+  hiera-lookup bench [--passes N] [--out FILE] REPO
 
 OPTIONS
   --root DIR                 the directory that plays '/': DIR/etc/puppetlabs/code/environments/ENV
@@ -54,6 +55,15 @@ pub enum Command {
         exact: bool,
         /// Case files or directories of them.
         paths: Vec<String>,
+    },
+    /// Time every key of a generated control repo (../shared/bench).
+    Bench {
+        /// The repo: an environment with facts.yaml and keys.txt.
+        repo: String,
+        /// Where the result dump goes.
+        out: String,
+        /// Passes over all keys; the first is cold.
+        passes: usize,
     },
     /// Look keys up.
     Lookup(Options),
@@ -111,6 +121,18 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             return Err("conformance needs a case file or a directory".into());
         }
         return Ok(Command::Conformance { exact, paths });
+    }
+    if argv.first().map(String::as_str) == Some("bench") {
+        let (mut out, mut passes, mut repo) = ("hiera-results.jsonl".to_string(), 2, None);
+        let mut it = argv[1..].iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--out" => out = it.next().cloned().ok_or("--out needs a value")?,
+                "--passes" => passes = it.next().and_then(|p| p.parse().ok()).ok_or("--passes needs a number")?,
+                r => repo = Some(r.to_string()),
+            }
+        }
+        return Ok(Command::Bench { repo: repo.ok_or("bench needs a repo")?, out, passes });
     }
     let mut o = Options { environment: "production".into(), ..Options::default() };
     let mut it = argv.iter();

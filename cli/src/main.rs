@@ -1,6 +1,7 @@
 //! `hiera-lookup`: `puppet lookup` without Ruby, over a real directory tree.
 
 mod args;
+mod bench;
 mod tree;
 
 use args::{Command, Options, RenderAs};
@@ -17,6 +18,16 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Conformance { exact, paths }) => conformance(exact, &paths),
+        Ok(Command::Bench { repo, out, passes }) => match bench::run(Path::new(&repo), Path::new(&out), passes) {
+            Ok(summary) => {
+                print!("{summary}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("Error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Ok(Command::Lookup(options)) => lookup(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
