@@ -86,8 +86,8 @@ struct Loader<'a> {
     anchors: IndexMap<usize, (Value, Spans)>,
     nodes: usize,
     depth: usize,
-    /// The open collections: where each starts and its opening bracket, if flow.
-    flows: Vec<(Position, Option<char>)>,
+    /// Where each open collection starts (a flow one at its bracket).
+    flows: Vec<Position>,
 }
 
 impl Loader<'_> {
@@ -103,7 +103,16 @@ impl Loader<'_> {
     /// collection: "did not find expected ',' or ']' while parsing a flow
     /// sequence", at its opening bracket.
     fn in_flow_context(&self, e: YamlError) -> YamlError {
-        let Some(&(at, Some(bracket))) = self.flows.last() else { return e };
+        let Some(&at) = self.flows.last() else { return e };
+        let Some(bracket) = self
+            .text
+            .lines()
+            .nth(at.line.saturating_sub(1) as usize)
+            .and_then(|l| l.chars().nth(at.column.saturating_sub(1) as usize))
+            .filter(|c| matches!(c, '[' | '{'))
+        else {
+            return e;
+        };
         if e.message.starts_with("found character that cannot start any token") {
             return e;
         }
@@ -116,13 +125,7 @@ impl Loader<'_> {
     }
 
     fn open(&mut self, at: Position) -> Result<(), YamlError> {
-        let bracket = self
-            .text
-            .lines()
-            .nth(at.line.saturating_sub(1) as usize)
-            .and_then(|l| l.chars().nth(at.column.saturating_sub(1) as usize))
-            .filter(|c| matches!(c, '[' | '{'));
-        self.flows.push((at, bracket));
+        self.flows.push(at);
         self.enter(at)
     }
 

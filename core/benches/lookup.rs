@@ -1,0 +1,80 @@
+//! Lookups per second over a control repo from ../shared/bench's generator.
+//!
+//! `HIERA_BENCH_PRESET` picks the preset (small, medium, large; default
+//! medium); the repo is generated under target/ on first use. "cold" starts
+//! from nothing parsed, as a fresh Puppet compiler does; "warm" reuses one
+//! session, as Puppet's second pass reuses its compiler.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use hiera_core::case::environment_dir;
+use hiera_core::fs::Files;
+use hiera_core::{Hiera, Node, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo(preset: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = root.join(format!("target/bench-repo-{preset}"));
+    if !dir.join("keys.txt").exists() {
+        let status = Command::new("python3")
+            .arg(root.join("../shared/bench/gen-control-repo"))
+            .args(["--preset", preset])
+            .arg(&dir)
+            .status()
+            .expect("python3 runs the generator");
+        assert!(status.success(), "gen-control-repo failed");
+    }
+    dir
+}
+
+fn read_tree(dir: &Path, at: &str, files: &mut Files) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let target = format!("{at}/{}", entry.file_name().to_string_lossy());
+        if path.is_dir() {
+            read_tree(&path, &target, files);
+        } else {
+            files.insert(target, std::fs::read_to_string(&path).unwrap_or_default());
+        }
+    }
+}
+
+fn load(dir: &Path) -> (Files, Node, Vec<String>) {
+    let mut files = Files::new();
+    read_tree(dir, &environment_dir("production"), &mut files);
+    let facts = hiera_core::yaml::load(&std::fs::read_to_string(dir.join("facts.yaml")).unwrap()).unwrap().unwrap().0;
+    let facts = facts.as_hash().unwrap().clone();
+    let name = facts.get(&Value::from("clientcert")).unwrap().to_ruby_s();
+    let keys = std::fs::read_to_string(dir.join("keys.txt")).unwrap().lines().map(str::to_string).collect();
+    (files, Node { name, environment: "production".into(), facts }, keys)
+}
+
+fn lookups(c: &mut Criterion) {
+    let preset = std::env::var("HIERA_BENCH_PRESET").unwrap_or_else(|_| "medium".into());
+    let (files, node, keys) = load(&repo(&preset));
+    let mut group = c.benchmark_group(format!("every key ({preset})"));
+    group.throughput(Throughput::Elements(keys.len() as u64));
+    group.sample_size(10);
+    group.bench_function("cold", |b| {
+        b.iter(|| {
+            let hiera = Hiera::new(files.clone(), node.clone());
+            let mut session = hiera.session();
+            for k in &keys {
+                let _ = session.lookup(k);
+            }
+        })
+    });
+    let hiera = Hiera::new(files.clone(), node.clone());
+    let mut session = hiera.session();
+    group.bench_function("warm", |b| {
+        b.iter(|| {
+            for k in &keys {
+                let _ = session.lookup(k);
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lookups);
+criterion_main!(benches);
