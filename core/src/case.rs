@@ -294,6 +294,51 @@ fn first_difference(expected: &str, got: &str) -> String {
 
 
 impl Document {
+    /// Writes the document in the case format. Recorded expectations are
+    /// left out: only the oracle writes them, and edits make them stale.
+    pub fn to_yaml(&self) -> String {
+        let mut top = Hash::new();
+        if let Some(d) = &self.description {
+            top.insert("description".into(), Value::String(d.clone()));
+        }
+        if self.environment != "production" {
+            top.insert("environment".into(), Value::String(self.environment.clone()));
+        }
+        if let Some(n) = &self.node {
+            top.insert("node".into(), Value::String(n.clone()));
+        }
+        if !self.facts.is_empty() {
+            top.insert("facts".into(), Value::Hash(self.facts.clone()));
+        }
+        let files: Hash = self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
+        top.insert("files".into(), Value::Hash(files));
+        let lookups = self
+            .lookups
+            .iter()
+            .map(|l| {
+                let mut h = Hash::new();
+                let key = if l.key_is_list {
+                    Value::Array(l.keys.iter().cloned().map(Value::String).collect())
+                } else {
+                    Value::String(l.keys.first().cloned().unwrap_or_default())
+                };
+                h.insert("key".into(), key);
+                if let Some(m) = &l.merge {
+                    h.insert("merge".into(), m.clone());
+                }
+                if let Some(d) = &l.default {
+                    h.insert("default".into(), d.clone());
+                }
+                if let Some(t) = &l.value_type {
+                    h.insert("type".into(), Value::String(t.clone()));
+                }
+                Value::Hash(h)
+            })
+            .collect();
+        top.insert("lookups".into(), Value::Array(lookups));
+        crate::yaml::to_yaml(&Value::Hash(top)).trim_start_matches("---\n").to_string()
+    }
+
     /// Runs every lookup against the engine and compares each with Puppet's
     /// recorded answer (see [`compare`]), in order.
     pub fn check(&self, exact: bool) -> Vec<Result<(), String>> {

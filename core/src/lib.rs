@@ -21,6 +21,8 @@
 //! assert_eq!(answer.result.unwrap().inspect(), r#"["0.pool.ntp.org"]"#);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod case;
 pub mod config;
 pub mod convert;

@@ -735,14 +735,23 @@ fn scalar_text(v: &Value, indent: usize) -> String {
 }
 
 fn string_text(s: &str, indent: usize) -> String {
-    if s.contains('\n') && !s.contains(|c: char| c.is_control() && c != '\n') {
-        let chomp = if s.ends_with('\n') { "" } else { "-" };
+    let awkward = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if s.contains('\n') && !s.contains(awkward) && !s.contains('\r') {
+        let body = s.trim_end_matches('\n');
+        let trailing = s.len() - body.len();
+        let chomp = match trailing {
+            0 => "-",
+            1 => "",
+            _ => "+",
+        };
         let pad = " ".repeat(indent + 2);
-        let body: Vec<String> = s.trim_end_matches('\n').split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
-        if s.starts_with(' ') {
-            return format!("|2{chomp}\n{}", body.join("\n"));
+        let mut lines: Vec<String> = body.split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+        if trailing > 1 {
+            lines.extend(std::iter::repeat_n(String::new(), trailing - 1));
         }
-        return format!("|{chomp}\n{}", body.join("\n"));
+        // An indentation indicator when the first line starts with a space.
+        let indicator = if body.starts_with([' ', '\t']) { "2" } else { "" };
+        return format!("|{indicator}{chomp}\n{}", lines.join("\n"));
     }
     let plain_ok = !s.is_empty()
         && s.trim() == s
@@ -755,10 +764,28 @@ fn string_text(s: &str, indent: usize) -> String {
     if plain_ok {
         s.to_string()
     } else if s.contains(|c: char| c.is_control()) {
-        crate::value::inspect_str(s)
+        double_quoted(s)
     } else {
         format!("'{}'", s.replace('\'', "''"))
     }
+}
+
+/// A YAML double-quoted scalar, escaping what YAML needs escaped.
+fn double_quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 #[cfg(test)]
@@ -767,7 +794,7 @@ mod emit_tests {
 
     #[test]
     fn round_trips_through_the_loader() {
-        let text = "a: yes\nb: '0755'\nc: [1, 2.5, ~, 'x: y']\nd: {e: \"multi\\nline\\n\", f: []}\ng: ''\n";
+        let text = "a: yes\nb: '0755'\nc: [1, 2.5, ~, 'x: y']\nd: {e: \"multi\\nline\\n\", f: []}\ng: ''\nh: \"  lead\\n\\ttab\\n\\n\"\ni: \"bell\\a\"\n";
         let (v, _) = load(text).unwrap().unwrap();
         let emitted = to_yaml(&v);
         let (back, _) = load(&emitted).unwrap().unwrap();

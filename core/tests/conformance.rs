@@ -56,3 +56,19 @@ fn every_case_matches_puppet() {
     assert!(unexpected.is_empty(), "lookups that differ from Puppet:\n{}", unexpected.join("\n"));
     assert!(fixed.is_empty(), "these now pass; remove them from known-failures.txt:\n{}", fixed.join("\n"));
 }
+
+#[test]
+fn documents_survive_saving_and_reopening() {
+    let dir = cases_dir();
+    for entry in std::fs::read_dir(dir.join("cases")).unwrap() {
+        let path = entry.unwrap().path();
+        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let saved = doc.to_yaml();
+        let reopened = Document::from_yaml(&saved).unwrap_or_else(|e| panic!("{}: {e}\n{saved}", path.display()));
+        assert_eq!(reopened.files, doc.files, "{}", path.display());
+        assert_eq!(reopened.facts, doc.facts, "{}", path.display());
+        assert_eq!((reopened.node.clone(), reopened.environment.clone()), (doc.node.clone(), doc.environment.clone()));
+        let inputs = |d: &Document| d.lookups.iter().map(|l| (l.keys.clone(), l.merge.clone(), l.default.clone(), l.value_type.clone())).collect::<Vec<_>>();
+        assert_eq!(inputs(&reopened), inputs(&doc), "{}", path.display());
+    }
+}
