@@ -101,7 +101,7 @@ impl Options {
             }
             return Ok(None);
         };
-        let mut h = hiera_core::value::Hash::new();
+        let mut h = hiera_core::value::Hash::default();
         h.insert("strategy".into(), Value::String(name.clone()));
         if let Some(p) = &self.knockout_prefix {
             h.insert("knockout_prefix".into(), Value::String(p.clone()));

@@ -85,7 +85,7 @@ fn lookup(o: &Options) -> ExitCode {
 /// Every key the node's data holds, each looked up as `lookup(key)` would.
 fn all(hiera: &Hiera, o: &Options) -> ExitCode {
     let mut session = hiera.session();
-    let mut out = hiera_core::value::Hash::new();
+    let mut out = hiera_core::value::Hash::default();
     let mut failed = false;
     for key in hiera.keys() {
         match session.lookup(&key) {

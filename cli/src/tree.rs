@@ -54,7 +54,7 @@ pub fn read_facts(path: &Path) -> Result<Hash, String> {
         hiera_core::json::parse(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?
     } else {
         match hiera_core::yaml::load(&text) {
-            Ok(v) => v.map(|(v, _)| v).unwrap_or(Value::Hash(Hash::new())),
+            Ok(v) => v.map(|(v, _)| v).unwrap_or(Value::Hash(Hash::default())),
             Err(e) => return Err(format!("{}: {}", path.display(), e.message)),
         }
     };

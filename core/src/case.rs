@@ -79,7 +79,7 @@ impl Document {
         let get = |k: &str| top.get(&Value::from(k));
         let string = |k: &str| get(k).filter(|v| !matches!(v, Value::Undef)).map(Value::to_ruby_s);
         let facts = match get("facts") {
-            None | Some(Value::Undef) => Hash::new(),
+            None | Some(Value::Undef) => Hash::default(),
             Some(Value::Hash(h)) => h.clone(),
             Some(_) => return Err(Error::lookup("document: 'facts' must be a mapping")),
         };
@@ -193,7 +193,7 @@ pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
     }
     let flag = |k: &str| h.and_then(|h| h.get(&Value::from(k))).is_some_and(Value::is_truthy);
     let prefix = h.and_then(|h| h.get(&Value::from("knockout_prefix"))).filter(|v| !matches!(v, Value::Undef));
-    let mut out = Hash::new();
+    let mut out = Hash::default();
     out.insert("strategy".into(), Value::String(name.clone()));
     if name == "deep" {
         out.insert("sort_merged_arrays".into(), Value::Bool(flag("sort_merged_arrays")));
@@ -297,7 +297,7 @@ impl Document {
     /// Writes the document in the case format. Recorded expectations are
     /// left out: only the oracle writes them, and edits make them stale.
     pub fn to_yaml(&self) -> String {
-        let mut top = Hash::new();
+        let mut top = Hash::default();
         if let Some(d) = &self.description {
             top.insert("description".into(), Value::String(d.clone()));
         }
@@ -316,7 +316,7 @@ impl Document {
             .lookups
             .iter()
             .map(|l| {
-                let mut h = Hash::new();
+                let mut h = Hash::default();
                 let key = if l.key_is_list {
                     Value::Array(l.keys.iter().cloned().map(Value::String).collect())
                 } else {

@@ -119,7 +119,7 @@ impl HieraConfig {
         let hash = match loaded {
             Some(Value::Hash(h)) => symkeys_to_string(h),
             // Puppet warns and falls back to the Hiera 3 default.
-            _ => Hash::new(),
+            _ => Hash::default(),
         };
         let root = crate::fs::parent(path);
         HieraConfig::from_hash(layer, Some(path), &root, hash, text)
@@ -127,7 +127,7 @@ impl HieraConfig {
 
     /// Puppet's built-in default configuration, rooted at `root` (`$confdir`).
     pub fn default_for(root: &str) -> HieraConfig {
-        let (value, _) = yaml::load(DEFAULT_V5).ok().flatten().unwrap_or((Value::Hash(Hash::new()), Default::default()));
+        let (value, _) = yaml::load(DEFAULT_V5).ok().flatten().unwrap_or((Value::Hash(Hash::default()), Default::default()));
         let hash = value.as_hash().cloned().unwrap_or_default();
         HieraConfig::from_hash(Layer::Global, None, root, hash, "").unwrap_or(HieraConfig {
             path: None,
@@ -203,13 +203,13 @@ impl HieraConfig {
     fn validate_v5(&mut self, layer: Layer, mut hash: Hash) -> Result<(), Error> {
         let defaults_key = Value::from("defaults");
         if !hash.contains_key(&defaults_key) {
-            let mut d = Hash::new();
+            let mut d = Hash::default();
             d.insert("datadir".into(), "data".into());
             d.insert("data_hash".into(), "yaml_data".into());
             hash.insert(defaults_key.clone(), Value::Hash(d));
         }
         if !hash.contains_key(&Value::from("hierarchy")) {
-            let mut common = Hash::new();
+            let mut common = Hash::default();
             common.insert("name".into(), "Common".into());
             common.insert("path".into(), "common.yaml".into());
             hash.insert("hierarchy".into(), Value::Array(vec![Value::Hash(common)]));
@@ -350,7 +350,7 @@ impl HieraConfig {
             Some(Value::Array(a)) => a.clone(),
             Some(v) => return Err(self.type_error(&format!("entry 'hierarchy' {}", expects("an Array", v)))),
             None => {
-                let mut l = Hash::new();
+                let mut l = Hash::default();
                 l.insert("name".into(), "common".into());
                 l.insert("backend".into(), "yaml".into());
                 vec![Value::Hash(l)]

@@ -139,7 +139,7 @@ fn to_hash(v: Value) -> Result<Value, String> {
     match v {
         Value::Hash(h) => Ok(Value::Hash(h)),
         Value::Array(a) => {
-            let mut h = Hash::new();
+            let mut h = Hash::default();
             if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
                 for e in a {
                     if let Value::Array(mut p) = e {

@@ -110,7 +110,7 @@ impl Parser<'_> {
     fn object(&mut self) -> Result<Value, Fail> {
         self.nest()?;
         self.i += 1;
-        let mut h = Hash::new();
+        let mut h = Hash::default();
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;

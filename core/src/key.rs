@@ -9,6 +9,8 @@ pub struct LookupKey {
     pub key: String,
     /// The part looked up in the data.
     pub root: String,
+    /// `root` as a hash key, made once for the many files it is looked up in.
+    pub root_value: Value,
     /// The module the key belongs to (`ntp` for `ntp::servers`).
     pub module: Option<String>,
     /// Segments to dig with; integers index arrays.
@@ -21,7 +23,7 @@ impl LookupKey {
         let mut segments = split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
         let root = segments.remove(0).to_ruby_s();
         let module = root.find("::").map(|i| if i == 0 { root.clone() } else { root[..i].to_string() });
-        Ok(LookupKey { key: key.to_string(), root, module, segments })
+        Ok(LookupKey { key: key.to_string(), root_value: Value::String(root.clone()), root, module, segments })
     }
 }
 

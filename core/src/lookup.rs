@@ -76,6 +76,14 @@ struct Location {
     path: String,
     exists: bool,
     uri: bool,
+    /// The file as its backend read it, once read in this run.
+    data: std::cell::OnceCell<Result<Rc<DataFile>, Error>>,
+}
+
+impl Location {
+    fn new(original: String, path: String, exists: bool, uri: bool) -> Location {
+        Location { original, path, exists, uri, data: std::cell::OnceCell::new() }
+    }
 }
 
 /// A hierarchy level with its locations resolved for this node.
@@ -142,10 +150,11 @@ impl<'h> Run<'h> {
 
     // ---- the explanation ----
 
-    fn with<T>(&mut self, kind: NodeKind, f: impl FnOnce(&mut Self) -> T) -> T {
+    /// Runs `f` inside a new trace node (built only when explaining).
+    fn with<T>(&mut self, kind: impl FnOnce() -> NodeKind, f: impl FnOnce(&mut Self) -> T) -> T {
         let Some(ex) = self.ex.as_mut() else { return f(self) };
         let parent = ex.current();
-        ex.push(kind);
+        ex.push(kind());
         let r = f(self);
         if let Some(ex) = self.ex.as_mut() {
             ex.reset_to(parent);
@@ -198,7 +207,7 @@ impl<'h> Run<'h> {
 
     fn adapter_lookup(&mut self, key: &str, merge: Option<&Value>) -> Found {
         if key == LOOKUP_OPTIONS || key.starts_with("lookup_options.") {
-            return self.with(NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
+            return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
         let lk = LookupKey::parse(key)?;
         let saved = (std::mem::replace(&mut self.top_key, key.to_string()), std::mem::replace(&mut self.module_name, lk.module.clone()));
@@ -221,7 +230,7 @@ impl<'h> Run<'h> {
                 m
             }
         };
-        let found = self.with(NodeKind::Search { key: lk.key.clone(), meta: false }, |run| {
+        let found = self.with(|| NodeKind::Search { key: lk.key.clone(), meta: false }, |run| {
             if let Some(hit) = run.do_lookup(lk, merge.as_ref())? {
                 return Ok(Some(hit));
             }
@@ -280,7 +289,7 @@ impl<'h> Run<'h> {
             0 => Ok(None),
             1 => Ok(f(self, &variants[0])?.map(|(v, id)| (strategy.merge_single(v), id.filter(|_| keeps_identity)))),
             _ => {
-                let kind = NodeKind::Merge { strategy: strategy.name().to_string(), options: strategy.options_without_strategy() };
+                let kind = || NodeKind::Merge { strategy: strategy.name().to_string(), options: strategy.options_without_strategy() };
                 self.with(kind, |run| {
                     let mut memo: Option<Hit> = None;
                     for v in variants {
@@ -361,7 +370,7 @@ impl<'h> Run<'h> {
                 Some(p) => p.config.clone(),
                 None => return Ok(None),
             };
-            let kind = NodeKind::Provider { name: provider_name(pkey, &config), config_path: config.path.clone() };
+            let kind = || NodeKind::Provider { name: provider_name(pkey, &config), config_path: config.path.clone() };
             run.with(kind, |run| {
                 let levels = run.levels(pkey, default_hierarchy)?;
                 if levels.is_empty() {
@@ -375,19 +384,19 @@ impl<'h> Run<'h> {
 
     /// `DataHashFunctionProvider#unchecked_key_lookup`.
     fn level_lookup(&mut self, level: &LevelProvider, lk: &LookupKey, strategy: &Strategy) -> Found {
-        let kind = NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
+        let kind = || NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
         self.with(kind, |run| {
             let locations: Vec<Option<&Location>> = match &level.locations {
                 None => vec![None],
                 Some(ls) => ls.iter().map(Some).collect(),
             };
             run.merge_lookup(strategy, &locations, |run, loc| match loc {
-                None => run.data_value(level, None, &lk.root),
+                None => run.data_value(level, None, lk),
                 Some(l) => {
-                    let kind = NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
+                    let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
                     run.with(kind, |run| {
                         if l.exists {
-                            run.data_value(level, Some(l), &lk.root)
+                            run.data_value(level, Some(l), lk)
                         } else {
                             if let Some(ex) = run.ex.as_mut() {
                                 ex.set_event(Event::LocationNotFound);
@@ -400,10 +409,11 @@ impl<'h> Run<'h> {
         })
     }
 
-    fn data_value(&mut self, level: &LevelProvider, location: Option<&Location>, root: &str) -> Found {
+    fn data_value(&mut self, level: &LevelProvider, location: Option<&Location>, lk: &LookupKey) -> Found {
+        let root = lk.root.as_str();
         let file = self.data_hash(level, location)?;
-        let in_namespace = level.module.as_ref().is_none_or(|m| root == LOOKUP_OPTIONS || root.starts_with(&format!("{m}::")));
-        let Some(value) = file.hash.get(&Value::from(root)).filter(|_| in_namespace) else {
+        let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
+        let Some(value) = file.hash.get(&lk.root_value).filter(|_| in_namespace) else {
             self.not_found(root);
             return Ok(None);
         };
@@ -433,7 +443,7 @@ impl<'h> Run<'h> {
                 "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
             )));
         };
-        self.hiera.data_file(function, &location.path)
+        location.data.get_or_init(|| self.hiera.data_file(function, &location.path)).clone()
     }
 
     // ---- providers and their configuration ----
@@ -599,7 +609,7 @@ impl<'h> Run<'h> {
                     if is_default && !exists {
                         continue;
                     }
-                    out.push(Location { original: declared.clone(), path, exists, uri: false });
+                    out.push(Location::new(declared.clone(), path, exists, false));
                 }
                 out
             }
@@ -609,7 +619,7 @@ impl<'h> Run<'h> {
                     let pattern = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
                     let pattern = crate::fs::join(datadir, &pattern);
                     for path in self.hiera.files.glob(&pattern) {
-                        out.push(Location { original: pattern.clone(), path, exists: true, uri: false });
+                        out.push(Location::new(pattern.clone(), path, true, false));
                     }
                 }
                 out
@@ -618,7 +628,7 @@ impl<'h> Run<'h> {
                 let mut out = Vec::new();
                 for declared in uris {
                     let uri = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
-                    out.push(Location { original: declared.clone(), path: uri, exists: true, uri: true });
+                    out.push(Location::new(declared.clone(), uri, true, true));
                 }
                 out
             }
@@ -637,7 +647,7 @@ impl<'h> Run<'h> {
                     self.locals.pop();
                     let path = crate::fs::join(datadir, &path?.to_ruby_s());
                     let exists = self.hiera.files.exists(&path);
-                    out.push(Location { original: template.clone(), path, exists, uri: false });
+                    out.push(Location::new(template.clone(), path, exists, false));
                 }
                 out
             }
@@ -658,7 +668,7 @@ impl<'h> Run<'h> {
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
         let saved = std::mem::replace(&mut self.top_key, LOOKUP_OPTIONS.to_string());
         let key = LookupKey::parse(LOOKUP_OPTIONS)?;
-        let r = self.with(NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true }, |run| {
+        let r = self.with(|| NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true }, |run| {
             let hash = Strategy::of(Kind::Hash);
             let mut opts = run.env_lookup_options(&key, &hash)?;
             if let Some(m) = module {
@@ -674,7 +684,7 @@ impl<'h> Run<'h> {
                             let sources = ["Global and Environment".to_string(), format!("Module {m}")];
                             let merged = run.merge_lookup(&hash, &sources, |run, name| {
                                 let v = Value::Hash(if name == &sources[0] { env_opts.clone() } else { module_opts.clone() });
-                                run.with(NodeKind::Scope(name.clone()), |run| {
+                                run.with(|| NodeKind::Scope(name.clone()), |run| {
                                     let id = run.found(LOOKUP_OPTIONS, &v);
                                     Ok(Some((v, id)))
                                 })
@@ -726,10 +736,10 @@ impl<'h> Run<'h> {
             Some(p) if p.config.default_hierarchy.is_some() => {}
             _ => return Ok(None),
         }
-        self.with(NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")), |run| {
+        self.with(|| NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")), |run| {
             if !run.module_default_options.contains_key(&module) {
                 let lo = LookupKey::parse(LOOKUP_OPTIONS)?;
-                let opts = run.with(NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")), |run| {
+                let opts = run.with(|| NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")), |run| {
                     match run.provider_lookup(&pkey, &lo, &Strategy::of(Kind::Hash), true)? {
                         Some((v, _)) => compile(Some(&lookup_options::validate(v, Some(&module))?)),
                         None => Ok(None),
@@ -744,7 +754,7 @@ impl<'h> Run<'h> {
                 .and_then(|c| c.for_key(&lk.root))
                 .and_then(|(v, _)| v.get("merge").cloned());
             let strategy = Strategy::from_value(merge.as_ref())?;
-            run.with(NodeKind::Scope(format!("Searching for \"{}\"", lk.key)), |run| run.provider_lookup(&pkey, lk, &strategy, true))
+            run.with(|| NodeKind::Scope(format!("Searching for \"{}\"", lk.key)), |run| run.provider_lookup(&pkey, lk, &strategy, true))
         })
     }
 
@@ -757,7 +767,7 @@ impl<'h> Run<'h> {
             Value::String(s) if s.contains("%{") => self.interpolate_string(s, allow_methods, cfg),
             Value::Array(a) => a.into_iter().map(|v| self.interpolate(v, allow_methods, cfg)).collect::<Result<_, _>>().map(Value::Array),
             Value::Hash(h) => {
-                let mut out = Hash::with_capacity(h.len());
+                let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
                 for (k, v) in h {
                     let k = self.interpolate(k, allow_methods, cfg)?;
                     let v = self.interpolate(v, allow_methods, cfg)?;
@@ -771,7 +781,7 @@ impl<'h> Run<'h> {
 
     fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
         let fail = |m: String| Error::issue(m, cfg, None);
-        self.with(NodeKind::Interpolate(subject.clone()), |run| {
+        self.with(|| NodeKind::Interpolate(subject.clone()), |run| {
             let mut out = String::new();
             for piece in pieces(&subject) {
                 let (whole, expr) = match piece {
@@ -823,7 +833,7 @@ impl<'h> Run<'h> {
     fn scope_lookup(&mut self, key: &str, subject: &str) -> Result<Value, Error> {
         let segments = split_key(key).ok_or_else(|| Error::lookup(format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_ruby_s();
-        let value = self.with(NodeKind::Scope("Global Scope".into()), |run| {
+        let value = self.with(|| NodeKind::Scope("Global Scope".into()), |run| {
             let v = run.variable(&root);
             match v {
                 Some(v) => {
@@ -849,10 +859,10 @@ impl<'h> Run<'h> {
 
     /// Digs into a value with the segments of a dotted key.
     fn sub_lookup(&mut self, key: &str, segments: &[Value], value: Value) -> Result<Option<Value>, Error> {
-        self.with(NodeKind::SubLookup(segments.to_vec()), |run| {
+        self.with(|| NodeKind::SubLookup(segments.to_vec()), |run| {
             let mut value = value;
             for segment in segments {
-                let step = run.with(NodeKind::Segment(segment.clone()), |run| {
+                let step = run.with(|| NodeKind::Segment(segment.clone()), |run| {
                     let next = match (&value, segment) {
                         (Value::Undef, _) => None,
                         (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)).cloned(),
@@ -884,6 +894,11 @@ impl<'h> Run<'h> {
             Ok(Some(value))
         })
     }
+}
+
+/// True for a key of module `m` (`m::...`).
+fn in_module(key: &str, m: &str) -> bool {
+    key.strip_prefix(m).is_some_and(|rest| rest.starts_with("::"))
 }
 
 fn provider_name(key: &ProviderKey, config: &HieraConfig) -> String {
@@ -971,7 +986,7 @@ impl Run<'_> {
                     let Ok(file) = self.data_hash(level, Some(location)) else { continue };
                     for k in file.hash.keys() {
                         let k = k.to_ruby_s();
-                        let in_namespace = level.module.as_ref().is_none_or(|m| k.starts_with(&format!("{m}::")));
+                        let in_namespace = level.module.as_deref().is_none_or(|m| in_module(&k, m));
                         if k != LOOKUP_OPTIONS && in_namespace {
                             keys.insert(k);
                         }

@@ -4,14 +4,39 @@
 
 use crate::error::Error;
 use crate::value::{Hash, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The options that apply to keys: by exact key, then by pattern.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Compiled {
     /// Options by exact root key.
     pub keys: Hash,
     /// Options by pattern, in the order they were given.
-    pub patterns: Vec<(String, regex_lite::Regex, Value)>,
+    pub patterns: Vec<Pattern>,
+    /// Which pattern each key asked about so far matched: regexp matching
+    /// is the costliest step of a lookup, and the same keys come back.
+    matched: RefCell<HashMap<String, Option<usize>>>,
+}
+
+/// A `lookup_options` regexp key.
+#[derive(Debug)]
+pub struct Pattern {
+    /// The key as written.
+    pub source: String,
+    regex: regex_lite::Regex,
+    /// Literal text every match contains, checked before the regexp runs.
+    required: Vec<String>,
+    /// Literal text every match starts with.
+    prefix: String,
+    /// The options.
+    pub options: Value,
+}
+
+impl Pattern {
+    fn is_match(&self, key: &str) -> bool {
+        key.starts_with(&self.prefix) && self.required.iter().all(|r| key.contains(r.as_str())) && self.regex.is_match(key)
+    }
 }
 
 impl Compiled {
@@ -21,8 +46,9 @@ impl Compiled {
         for (k, v) in options {
             let key = k.to_ruby_s();
             if key.starts_with('^') {
-                let re = compile(&key)?;
-                compiled.patterns.push((key, re, v.clone()));
+                let regex = compile(&key)?;
+                let (prefix, required) = required_literals(&key);
+                compiled.patterns.push(Pattern { source: key, regex, required, prefix, options: v.clone() });
             } else {
                 compiled.keys.insert(k.clone(), v.clone());
             }
@@ -37,8 +63,51 @@ impl Compiled {
                 return Some((v, k.as_str()));
             }
         }
-        self.patterns.iter().find(|(_, re, _)| re.is_match(root)).map(|(p, _, v)| (v, p.as_str()))
+        let cached = self.matched.borrow().get(root).copied();
+        let index = match cached {
+            Some(i) => i,
+            None => {
+                let i = self.patterns.iter().position(|p| p.is_match(root));
+                self.matched.borrow_mut().insert(root.to_string(), i);
+                i
+            }
+        };
+        index.map(|i| (&self.patterns[i].options, self.patterns[i].source.as_str()))
     }
+}
+
+/// What a pattern's matches must contain: the literal prefix after `^` and
+/// the literal runs elsewhere. Patterns with alternation, groups, classes or
+/// escapes give nothing, which only means the regexp decides alone.
+fn required_literals(pattern: &str) -> (String, Vec<String>) {
+    if pattern.contains(['|', '(', '[', '{', '\\']) {
+        return (String::new(), Vec::new());
+    }
+    let body = pattern.strip_prefix('^').unwrap_or(pattern);
+    let mut runs: Vec<(usize, String)> = Vec::new();
+    let mut run = String::new();
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        match c {
+            '*' | '?' => {
+                run.pop();
+                runs.push((start, std::mem::take(&mut run)));
+                start = i + 1;
+            }
+            '.' | '+' | '$' | '^' => {
+                runs.push((start, std::mem::take(&mut run)));
+                start = i + 1;
+            }
+            c => run.push(c),
+        }
+    }
+    runs.push((start, run));
+    let mut prefix = String::new();
+    if let Some((0, first)) = runs.first() {
+        prefix = first.clone();
+    }
+    let required = runs.into_iter().map(|(_, r)| r).filter(|r| r.len() > 1).collect();
+    (prefix, required)
 }
 
 /// Puppet's `validate_lookup_options`: a hash, and in a module only keys and
@@ -141,6 +210,13 @@ mod tests {
         assert_eq!(c.for_key("profile::web::x_hosts").unwrap().1, "profile::web::x_hosts");
         assert_eq!(c.for_key("profile::web::y_hosts").unwrap().1, "^profile::.*_hosts$");
         assert!(c.for_key("other").is_none());
+    }
+
+    #[test]
+    fn literal_prefilter_is_sound() {
+        assert_eq!(required_literals("^profile::.*_settings$"), ("profile::".into(), vec!["profile::".into(), "_settings".into()]));
+        assert_eq!(required_literals("^ab*c"), ("a".into(), vec![]));
+        assert_eq!(required_literals("^(a|b)::x"), (String::new(), vec![]));
     }
 
     #[test]

@@ -40,12 +40,12 @@ struct DeepOptions {
 impl Strategy {
     /// The strategy used when none is given.
     pub fn default_strategy() -> Strategy {
-        Strategy { kind: Kind::Default, options: Hash::new() }
+        Strategy { kind: Kind::Default, options: Hash::default() }
     }
 
     /// A strategy without options.
     pub fn of(kind: Kind) -> Strategy {
-        Strategy { kind, options: Hash::new() }
+        Strategy { kind, options: Hash::default() }
     }
 
     /// Builds a strategy from a `merge` value: nil, a name, or a hash with `strategy`.
@@ -56,9 +56,9 @@ impl Strategy {
                 let name = h.get(&Value::from("strategy")).filter(|v| v.is_truthy()).ok_or_else(|| {
                     Error::runtime("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'")
                 })?;
-                (name.to_ruby_s(), if h.len() == 1 { Hash::new() } else { h.clone() })
+                (name.to_ruby_s(), if h.len() == 1 { Hash::default() } else { h.clone() })
             }
-            v => (v.to_ruby_s(), Hash::new()),
+            v => (v.to_ruby_s(), Hash::default()),
         };
         let kind = match name.as_str() {
             "first" => Kind::First,
@@ -237,7 +237,7 @@ fn flatten_or_wrap(v: Value) -> Vec<Value> {
 
 /// Ruby's `uniq` (and `|`): first occurrences, in order.
 fn uniq(a: Vec<Value>) -> Vec<Value> {
-    let mut seen = indexmap::IndexSet::with_capacity(a.len());
+    let mut seen: indexmap::IndexSet<Value, rustc_hash::FxBuildHasher> = indexmap::IndexSet::with_capacity_and_hasher(a.len(), Default::default());
     for v in a {
         seen.insert(v);
     }
@@ -315,7 +315,7 @@ fn deep_merge(source: &mut Value, dest: Value, o: &DeepOptions, ko: Option<&Knoc
                 if prefix_alone.is_some() {
                     dest = match dest {
                         Value::Array(_) => Value::Array(Vec::new()),
-                        Value::Hash(_) => Value::Hash(Hash::new()),
+                        Value::Hash(_) => Value::Hash(Hash::default()),
                         Value::String(_) => Value::String(String::new()),
                         _ => Value::Undef,
                     };
@@ -342,7 +342,7 @@ fn deep_merge(source: &mut Value, dest: Value, o: &DeepOptions, ko: Option<&Knoc
                         let mut list = Vec::with_capacity(d.len().max(src.len()));
                         let dest_len = d.len();
                         for (i, dv) in d.into_iter().enumerate() {
-                            let mut s = src.get(i).cloned().unwrap_or(Value::Hash(Hash::new()));
+                            let mut s = src.get(i).cloned().unwrap_or(Value::Hash(Hash::default()));
                             list.push(deep_merge(&mut s, dv, o, ko)?);
                             if let Some(orig) = src.get_mut(i) {
                                 *orig = s;

@@ -17,7 +17,7 @@ pub struct Node {
 
 impl Default for Node {
     fn default() -> Self {
-        Node { name: "localhost".into(), environment: "production".into(), facts: Hash::new() }
+        Node { name: "localhost".into(), environment: "production".into(), facts: Hash::default() }
     }
 }
 
@@ -46,13 +46,13 @@ impl Scope {
             Some((h, d)) => (Value::from(h), Value::from(d)),
             None => (Value::String(certname.clone()), Value::Undef),
         };
-        let mut trusted = Hash::new();
+        let mut trusted = Hash::default();
         trusted.insert("authenticated".into(), "local".into());
         trusted.insert("certname".into(), Value::String(certname));
-        trusted.insert("extensions".into(), Value::Hash(Hash::new()));
+        trusted.insert("extensions".into(), Value::Hash(Hash::default()));
         trusted.insert("hostname".into(), thost);
         trusted.insert("domain".into(), tdomain);
-        trusted.insert("external".into(), Value::Hash(Hash::new()));
+        trusted.insert("external".into(), Value::Hash(Hash::default()));
         Scope { facts: Value::Hash(facts), trusted: Value::Hash(trusted), environment: node.environment.clone() }
     }
 
@@ -63,7 +63,7 @@ impl Scope {
         match name {
             "facts" => Some(self.facts.clone()),
             "trusted" => Some(self.trusted.clone()),
-            "server_facts" => Some(Value::Hash(Hash::new())),
+            "server_facts" => Some(Value::Hash(Hash::default())),
             "environment" => Some(Value::String(self.environment.clone())),
             "name" | "title" => Some(Value::from("main")),
             "module_name" => Some(Value::from("")),

@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
 
 /// An ordered hash, as Ruby's `Hash`: keys keep the order they were inserted in.
-pub type Hash = IndexMap<Value, Value>;
+/// Keys are hashed with FxHash: the data is the user's own, and hashing is
+/// a large part of a lookup's cost.
+pub type Hash = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 
 /// A Hiera value: plain data plus the few rich values `convert_to` can make.
 #[derive(Clone, Debug)]
@@ -324,7 +326,7 @@ mod tests {
     fn inspect_matches_ruby() {
         let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(1)]);
         assert_eq!(v.inspect(), r#"["a\"b", nil, 1]"#);
-        let mut h = Hash::new();
+        let mut h = Hash::default();
         h.insert(Value::from("k"), Value::Bool(true));
         assert_eq!(Value::Hash(h).inspect(), r#"{"k"=>true}"#);
         assert_eq!(inspect_str("#{x} é"), r#""\#{x} é""#);
