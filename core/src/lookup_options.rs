@@ -80,15 +80,25 @@ impl Compiled {
 /// the literal runs elsewhere. Patterns with alternation, groups, classes or
 /// escapes give nothing, which only means the regexp decides alone.
 fn required_literals(pattern: &str) -> (String, Vec<String>) {
-    if pattern.contains(['|', '(', '[', '{', '\\']) {
+    if pattern.contains(['|', '(', '[', '{']) {
         return (String::new(), Vec::new());
     }
     let body = pattern.strip_prefix('^').unwrap_or(pattern);
     let mut runs: Vec<(usize, String)> = Vec::new();
     let mut run = String::new();
     let mut start = 0;
-    for (i, c) in body.char_indices() {
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
         match c {
+            '\\' => match chars.next() {
+                // An escaped punctuation character is itself.
+                Some((_, e)) if e.is_ascii_punctuation() => run.push(e),
+                // A class (`\w`, `\d`...) or anchor ends the literal run.
+                _ => {
+                    runs.push((start, std::mem::take(&mut run)));
+                    start = i + 1;
+                }
+            },
             '*' | '?' => {
                 run.pop();
                 runs.push((start, std::mem::take(&mut run)));
@@ -217,6 +227,11 @@ mod tests {
         assert_eq!(required_literals("^profile::.*_settings$"), ("profile::".into(), vec!["profile::".into(), "_settings".into()]));
         assert_eq!(required_literals("^ab*c"), ("a".into(), vec![]));
         assert_eq!(required_literals("^(a|b)::x"), (String::new(), vec![]));
+        assert_eq!(
+            required_literals(r"^profile::\w+::\w+_settings$"),
+            ("profile::".into(), vec!["profile::".into(), "::".into(), "_settings".into()])
+        );
+        assert_eq!(required_literals(r"^a\.b"), ("a.b".into(), vec!["a.b".into()]));
     }
 
     #[test]
