@@ -36,6 +36,7 @@ pub mod key;
 pub mod lookup;
 pub mod lookup_options;
 pub mod merge;
+pub mod playground;
 pub mod scope;
 pub mod types;
 pub mod value;

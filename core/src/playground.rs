@@ -1,0 +1,338 @@
+//! The engine as the page uses it: a document kept in step with a [`Hiera`]
+//! that re-parses only what an edit touched, and every lookup's outcome in
+//! the forms the page shows (JSON, YAML, Puppet's rendering, the explanation,
+//! and where an error points).
+
+use crate::case::{environment_dir, CaseLookup, Document};
+use crate::config::{HieraConfig, Layer};
+use crate::error::{Error, ErrorKind};
+use crate::explain::{Event, Explanation, NodeKind};
+use crate::value::{Hash, Value};
+use crate::Hiera;
+
+/// A document with its engine.
+pub struct Playground {
+    doc: Document,
+    hiera: Hiera,
+}
+
+/// Where in the document something is: a file as the document names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    /// The file's path as the document writes it (relative or absolute).
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column, when known.
+    pub column: Option<usize>,
+}
+
+/// A problem in a file, for the editor to mark.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What a lookup gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A value.
+    Found(Rendered),
+    /// No value: the error, and where it points if it names a file.
+    Failed {
+        /// Puppet's message.
+        message: String,
+        /// True when no key was found (rather than something being wrong).
+        not_found: bool,
+        /// The file (and line) the error is about.
+        place: Option<Place>,
+    },
+}
+
+/// A value in every form the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The value itself.
+    pub value: Value,
+    /// Compact JSON, hash keys in order (what `--render-as json` prints).
+    pub json: String,
+    /// YAML.
+    pub yaml: String,
+    /// Puppet's own rendering (`String()` of the value).
+    pub puppet: String,
+    /// For a value that is not plain data (Sensitive): Puppet's rendering.
+    pub rich: Option<String>,
+}
+
+/// One lookup, evaluated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The result.
+    pub outcome: Outcome,
+    /// The `puppet lookup --explain` text.
+    pub explain: String,
+    /// The trace.
+    pub explanation: Option<Explanation>,
+}
+
+/// Where a value was found: a hierarchy level and its data file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    /// The layer's provider (`Environment Data Provider (...)`).
+    pub provider: String,
+    /// The hierarchy level's name.
+    pub level: String,
+    /// The data file, as the document names it.
+    pub file: String,
+}
+
+impl Playground {
+    /// The engine for a document.
+    pub fn new(doc: Document) -> Playground {
+        let hiera = Hiera::new(doc.files(), doc.node());
+        Playground { doc, hiera }
+    }
+
+    /// The document as edited so far.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The engine.
+    pub fn hiera(&self) -> &Hiera {
+        &self.hiera
+    }
+
+    /// The absolute path of a document path.
+    pub fn absolute(&self, path: &str) -> String {
+        if path.starts_with('/') {
+            path.to_string()
+        } else {
+            format!("{}/{path}", environment_dir(&self.doc.environment))
+        }
+    }
+
+    /// The document path of an absolute path.
+    pub fn relative(&self, path: &str) -> String {
+        let env = format!("{}/", environment_dir(&self.doc.environment));
+        path.strip_prefix(&env).map(str::to_string).unwrap_or_else(|| path.to_string())
+    }
+
+    /// Adds or changes a file; only it is parsed again.
+    pub fn set_file(&mut self, path: &str, text: &str) {
+        match self.doc.files.iter_mut().find(|(p, _)| p == path) {
+            Some((_, t)) => *t = text.to_string(),
+            None => self.doc.files.push((path.to_string(), text.to_string())),
+        }
+        let abs = self.absolute(path);
+        self.hiera.set_file(&abs, text);
+    }
+
+    /// Removes a file.
+    pub fn remove_file(&mut self, path: &str) {
+        self.doc.files.retain(|(p, _)| p != path);
+        let abs = self.absolute(path);
+        self.hiera.remove_file(&abs);
+    }
+
+    /// Renames a file (or every file below a folder, when `from` ends in `/`).
+    pub fn rename(&mut self, from: &str, to: &str) {
+        let moved: Vec<(String, String)> = self
+            .doc
+            .files
+            .iter()
+            .filter(|(p, _)| p == from || (from.ends_with('/') && p.starts_with(from)))
+            .map(|(p, t)| (format!("{to}{}", &p[from.len()..]), t.clone()))
+            .collect();
+        let gone: Vec<String> = self.doc.files.iter().map(|(p, _)| p.clone()).filter(|p| p == from || (from.ends_with('/') && p.starts_with(from))).collect();
+        for p in gone {
+            self.remove_file(&p);
+        }
+        for (p, t) in moved {
+            self.set_file(&p, &t);
+        }
+    }
+
+    /// Changes the facts; parsed files are kept.
+    pub fn set_facts(&mut self, facts: Hash) {
+        self.doc.facts = facts;
+        self.hiera.set_node(self.doc.node());
+    }
+
+    /// Changes the node name (`None`: the clientcert fact, else localhost).
+    pub fn set_node_name(&mut self, node: Option<String>) {
+        self.doc.node = node;
+        self.hiera.set_node(self.doc.node());
+    }
+
+    /// Changes the environment, which moves every relative file.
+    pub fn set_environment(&mut self, environment: &str) {
+        self.doc.environment = environment.to_string();
+        self.hiera = Hiera::new(self.doc.files(), self.doc.node());
+    }
+
+    /// Replaces the lookups.
+    pub fn set_lookups(&mut self, lookups: Vec<CaseLookup>) {
+        self.doc.lookups = lookups;
+    }
+
+    /// Evaluates a lookup as `puppet lookup --explain` and as the value run.
+    pub fn evaluate(&self, lookup: &CaseLookup) -> Evaluation {
+        let answer = match lookup.request(true) {
+            Ok(request) => self.hiera.lookup(&request),
+            Err(e) => crate::Answer { result: Err(e), explanation: None },
+        };
+        let explain = answer.explain_text();
+        let outcome = match answer.result {
+            Ok(value) => match render(&value) {
+                Ok(r) => Outcome::Found(r),
+                Err(message) => Outcome::Failed { message, not_found: false, place: None },
+            },
+            Err(e) => Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message },
+        };
+        Evaluation { outcome, explain, explanation: answer.explanation }
+    }
+
+    fn place(&self, e: &Error) -> Option<Place> {
+        let file = e.file.as_ref()?;
+        Some(Place { file: self.relative(file), line: e.line, column: e.column })
+    }
+
+    /// Syntax and validation problems of a file, for the editor to mark.
+    pub fn problems(&self, path: &str) -> Vec<Problem> {
+        let Some(text) = self.doc.files.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str()) else { return Vec::new() };
+        let abs = self.absolute(path);
+        let problem = |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.message };
+        if abs.ends_with("/hiera.yaml") {
+            let layer = if abs.contains("/modules/") {
+                Layer::Module
+            } else if abs.starts_with(&environment_dir(&self.doc.environment)) {
+                Layer::Environment
+            } else {
+                Layer::Global
+            };
+            return HieraConfig::parse_for(layer, &abs, text).err().map(problem).into_iter().collect();
+        }
+        let function = if abs.ends_with(".json") {
+            "json_data"
+        } else if abs.ends_with(".yaml") || abs.ends_with(".yml") {
+            "yaml_data"
+        } else {
+            return Vec::new();
+        };
+        crate::data::load(function, &abs, text, false).err().map(problem).into_iter().collect()
+    }
+
+    /// Every key in the document's data files (for completion), in file order.
+    pub fn data_keys(&self) -> Vec<String> {
+        let mut keys = indexmap::IndexSet::<String>::new();
+        for (path, text) in &self.doc.files {
+            let function = if path.ends_with(".json") { "json_data" } else { "yaml_data" };
+            if !(path.ends_with(".json") || path.ends_with(".yaml") || path.ends_with(".yml")) || path.ends_with("hiera.yaml") {
+                continue;
+            }
+            if let Ok(file) = crate::data::load(function, path, text, false) {
+                keys.extend(file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options"));
+            }
+        }
+        keys.into_iter().collect()
+    }
+
+    /// Every key the node resolves, with its value and where it came from.
+    pub fn resolved_keys(&self) -> Vec<(String, Result<Rendered, String>, Vec<Source>)> {
+        self.hiera
+            .keys()
+            .into_iter()
+            .filter_map(|key| {
+                let request = crate::Request { keys: vec![key.clone()], explain: true, ..Default::default() };
+                let answer = self.hiera.lookup(&request);
+                let sources = answer.explanation.as_ref().map(|e| self.sources(e)).unwrap_or_default();
+                match answer.result {
+                    Ok(v) => Some((key, render(&v), sources)),
+                    Err(e) if e.kind == ErrorKind::NotFound => None,
+                    Err(e) => Some((key, Err(e.message), sources)),
+                }
+            })
+            .collect()
+    }
+
+    /// The data files (and levels) the values of a lookup came from, most
+    /// specific first: every place the trace found the key, outside nested
+    /// lookups and the search for `lookup_options`.
+    pub fn sources(&self, ex: &Explanation) -> Vec<Source> {
+        let mut out = Vec::new();
+        let root = ex.node(Explanation::ROOT);
+        for &top in &root.branches {
+            if matches!(&ex.node(top).kind, NodeKind::Search { meta: false, .. }) {
+                self.collect_sources(ex, top, "", "", &mut out);
+            }
+        }
+        out
+    }
+
+    fn collect_sources(&self, ex: &Explanation, id: usize, provider: &str, level: &str, out: &mut Vec<Source>) {
+        let node = ex.node(id);
+        let (mut provider, mut level) = (provider.to_string(), level.to_string());
+        match &node.kind {
+            NodeKind::Interpolate(_) | NodeKind::Search { meta: true, .. } => return,
+            NodeKind::Provider { name, config_path: Some(_) } => provider = name.clone(),
+            NodeKind::Provider { name, config_path: None } if name.starts_with("Hierarchy entry") => {
+                level = name.trim_start_matches("Hierarchy entry ").trim_matches('"').to_string()
+            }
+            NodeKind::Provider { name, .. } => provider = name.clone(),
+            NodeKind::Location { path, .. } => {
+                if matches!(node.event, Some(Event::Found { .. })) {
+                    out.push(Source { provider: provider.clone(), level: level.clone(), file: self.relative(path) });
+                }
+            }
+            _ => {}
+        }
+        for &b in &node.branches {
+            self.collect_sources(ex, b, &provider, &level, out);
+        }
+    }
+}
+
+/// A value in the page's forms; a value JSON cannot hold (a non-finite
+/// float) fails as `--render-as json` fails.
+pub fn render(value: &Value) -> Result<Rendered, String> {
+    let rich = matches!(value, Value::Sensitive(_)).then(|| "Sensitive [value redacted]".to_string());
+    let json = value.to_json()?.to_string();
+    Ok(Rendered {
+        value: value.clone(),
+        json,
+        yaml: crate::yaml::to_yaml(value),
+        puppet: crate::convert::format_string(value),
+        rich,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{facts.role}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/roles/web.yaml: |\n    app::port: 8080\n  data/common.yaml: |\n    app::port: 80\n    app::name: demo\nlookups:\n  - key: app::port\n";
+
+    #[test]
+    fn edits_change_results_and_sources_point_at_files() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        let l = p.document().lookups[0].clone();
+        let e = p.evaluate(&l);
+        let Outcome::Found(r) = &e.outcome else { panic!("{e:?}") };
+        assert_eq!(r.json, "8080");
+        let sources = p.sources(e.explanation.as_ref().unwrap());
+        assert_eq!(sources[0].file, "data/roles/web.yaml");
+        assert_eq!(sources[0].level, "Role");
+        p.set_file("data/roles/web.yaml", "app::port: [8081\n");
+        let e = p.evaluate(&l);
+        let Outcome::Failed { place: Some(place), .. } = &e.outcome else { panic!("{e:?}") };
+        assert_eq!(place.file, "data/roles/web.yaml");
+        assert_eq!(p.problems("data/roles/web.yaml").len(), 1);
+        assert_eq!(p.data_keys(), vec!["app::port", "app::name"]);
+    }
+}
