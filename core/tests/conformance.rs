@@ -23,10 +23,12 @@ fn every_case_matches_puppet() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
         .collect();
-    // `cases/` is vendored from ../shared; `own/` is recorded by this project with the oracle.
-    let mut paths: Vec<PathBuf> = ["cases", "own"]
+    // `cases/` is vendored from ../shared; `own/` and the page's gallery are
+    // recorded by this project with the oracle.
+    let mut paths: Vec<PathBuf> = [dir.join("cases"), dir.join("own"), dir.join("../../www/examples")]
         .iter()
-        .flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap().map(|e| e.unwrap().path()))
+        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     paths.sort();
     let (mut passed, mut exact, mut total) = (0, 0, 0);
