@@ -2,10 +2,11 @@
 import { after, afterEach, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serve } from "./server.mjs";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SCREENSHOTS = `${ROOT}target/screenshots`;
 const DEFAULT_LEVELS = ["Per-node data", "Per-role data", "Per-OS defaults", "Common data"];
 

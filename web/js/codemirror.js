@@ -1,0 +1,74 @@
+// Entry point of the CodeMirror bundle. esbuild (build.mjs) turns it and its npm
+// dependencies into one ES module that the page imports lazily (see editor.js), so
+// the wasm app never waits for it.
+import { EditorView, basicSetup } from "codemirror";
+import { Annotation } from "@codemirror/state";
+import { yaml } from "@codemirror/lang-yaml";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+
+// Marks transactions that come from the app, so they are not echoed back as edits.
+const fromApp = Annotation.define();
+
+/** A mounted editor, driven by the Rust `Editor` component. */
+class Handle {
+  constructor(view) {
+    this.view = view;
+  }
+
+  /** Replaces the whole text, unless it is already what the editor shows. */
+  setText(text) {
+    const doc = this.view.state.doc;
+    if (doc.toString() === text) return;
+    this.view.dispatch({
+      changes: { from: 0, to: doc.length, insert: text },
+      annotations: fromApp.of(true),
+    });
+  }
+
+  /** Shows `markers` ({line, column, message}, 1-based) as lint diagnostics. */
+  setMarkers(markers) {
+    const doc = this.view.state.doc;
+    const diagnostics = markers.map(({ line, column, message }) => {
+      const at = doc.line(Math.min(Math.max(line, 1), doc.lines));
+      const from = Math.min(at.from + Math.max(column, 1) - 1, at.to);
+      // An error at the end of a line still needs a visible range.
+      const to = from < at.to ? at.to : Math.min(from + 1, doc.length);
+      return { from, to, severity: "error", message };
+    });
+    this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
+  }
+
+  destroy() {
+    this.view.destroy();
+  }
+}
+
+/**
+ * Mounts an editor showing `text` into `host`; `onChange(text)` gets the whole text
+ * after each user edit.
+ */
+export function mount(host, text, onChange) {
+  let queued = false;
+  const view = new EditorView({
+    doc: text,
+    parent: host,
+    extensions: [
+      basicSetup,
+      yaml(),
+      EditorView.lineWrapping,
+      lintGutter(),
+      EditorView.updateListener.of((update) => {
+        const byUser = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromApp));
+        if (!byUser || queued) return;
+        // The app answers an edit by calling setText/setMarkers, which CodeMirror
+        // forbids while this update is still running: report once it is done.
+        queued = true;
+        queueMicrotask(() => {
+          queued = false;
+          onChange(view.state.doc.toString());
+        });
+      }),
+    ],
+  });
+  return new Handle(view);
+}

@@ -1,0 +1,3 @@
+//! Hooks shared by the components.
+
+pub mod use_latest;
