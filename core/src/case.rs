@@ -15,7 +15,7 @@ pub fn environment_dir(environment: &str) -> String {
 }
 
 /// A lookup of a document, with what Puppet returned if it was recorded.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CaseLookup {
     /// The keys (one, or several where the first found wins).
     pub keys: Vec<String>,

@@ -181,9 +181,9 @@ impl Playground {
         self.doc.lookups = lookups;
     }
 
-    /// Evaluates a lookup as `puppet lookup --explain` and as the value run.
-    pub fn evaluate(&self, lookup: &CaseLookup) -> Evaluation {
-        let answer = match lookup.request(true) {
+    /// Evaluates a lookup; with `explain`, also its trace and explain text.
+    pub fn evaluate(&self, lookup: &CaseLookup, explain: bool) -> Evaluation {
+        let answer = match lookup.request(explain) {
             Ok(request) => self.hiera.lookup(&request),
             Err(e) => crate::Answer { result: Err(e), explanation: None },
         };
@@ -322,14 +322,14 @@ mod tests {
     fn edits_change_results_and_sources_point_at_files() {
         let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
         let l = p.document().lookups[0].clone();
-        let e = p.evaluate(&l);
+        let e = p.evaluate(&l, true);
         let Outcome::Found(r) = &e.outcome else { panic!("{e:?}") };
         assert_eq!(r.json, "8080");
         let sources = p.sources(e.explanation.as_ref().unwrap());
         assert_eq!(sources[0].file, "data/roles/web.yaml");
         assert_eq!(sources[0].level, "Role");
         p.set_file("data/roles/web.yaml", "app::port: [8081\n");
-        let e = p.evaluate(&l);
+        let e = p.evaluate(&l, true);
         let Outcome::Failed { place: Some(place), .. } = &e.outcome else { panic!("{e:?}") };
         assert_eq!(place.file, "data/roles/web.yaml");
         assert_eq!(p.problems("data/roles/web.yaml").len(), 1);

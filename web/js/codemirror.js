@@ -2,12 +2,29 @@
 // dependencies into one ES module that the page imports lazily (see editor.js), so
 // the wasm app never waits for it.
 import { EditorView, basicSetup } from "codemirror";
-import { Annotation } from "@codemirror/state";
+import { Annotation, Compartment } from "@codemirror/state";
+import { oneDark } from "@codemirror/theme-one-dark";
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 
 // Marks transactions that come from the app, so they are not echoed back as edits.
 const fromApp = Annotation.define();
+
+// The page is dark when <html data-theme="dark">, or with the system's dark
+// scheme unless data-theme="light"; the editor follows.
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+function isDark() {
+  const chosen = document.documentElement.dataset.theme;
+  return chosen === "dark" || (chosen !== "light" && darkQuery.matches);
+}
+const themes = new Set();
+function followTheme() {
+  for (const { view, compartment } of themes) {
+    view.dispatch({ effects: compartment.reconfigure(isDark() ? oneDark : []) });
+  }
+}
+darkQuery.addEventListener("change", followTheme);
+new MutationObserver(followTheme).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
 
 /** A mounted editor, driven by the Rust `Editor` component. */
 class Handle {
@@ -39,6 +56,7 @@ class Handle {
   }
 
   destroy() {
+    for (const t of themes) if (t.view === this.view) themes.delete(t);
     this.view.destroy();
   }
 }
@@ -49,12 +67,14 @@ class Handle {
  */
 export function mount(host, text, onChange) {
   let queued = false;
+  const theme = new Compartment();
   const view = new EditorView({
     doc: text,
     parent: host,
     extensions: [
       basicSetup,
       yaml(),
+      theme.of(isDark() ? oneDark : []),
       EditorView.lineWrapping,
       lintGutter(),
       EditorView.updateListener.of((update) => {
@@ -70,5 +90,6 @@ export function mount(host, text, onChange) {
       }),
     ],
   });
+  themes.add({ view, compartment: theme });
   return new Handle(view);
 }

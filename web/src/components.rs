@@ -1,5 +1,9 @@
-//! The page's building blocks.
+//! The page's views.
 
 pub mod editor;
-pub mod file_tabs;
-pub mod hierarchy;
+pub mod explain;
+pub mod file_tree;
+pub mod key_browser;
+pub mod lookups;
+pub mod node_panel;
+pub mod toolbar;

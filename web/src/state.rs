@@ -1,130 +1,218 @@
-//! The page's state and its one reducer.
+//! The page's state and its one reducer. The document and its engine live in
+//! a [`Playground`]; every change goes through [`State::reduce`], which
+//! updates the engine (re-parsing only the changed file) and re-evaluates
+//! every lookup.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use hiera_core::config::HieraConfig;
+use hiera_core::case::{CaseLookup, Document};
+use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
+use hiera_core::value::Hash;
+use hiera_core::Value;
 use yew::prelude::*;
 
 use crate::components::editor::Marker;
 
-/// The file Hiera reads its configuration from.
-const CONFIG_PATH: &str = "hiera.yaml";
-
-/// One file of the example being edited.
-#[derive(Clone, Debug, PartialEq)]
-pub struct File {
-    pub path: AttrValue,
-    pub text: AttrValue,
+/// How values are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// YAML.
+    Yaml,
+    /// JSON.
+    Json,
+    /// Puppet's own rendering.
+    Puppet,
 }
 
-/// What the engine made of `hiera.yaml`, kept to what the page shows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Config {
-    Parsed {
-        version: u32,
-        levels: Vec<AttrValue>,
-    },
-    Invalid(Problem),
+impl Format {
+    /// Every format, in menu order, with its label.
+    pub const ALL: [(Format, &'static str); 3] = [(Format::Yaml, "YAML"), (Format::Json, "JSON"), (Format::Puppet, "Puppet")];
 }
 
-/// An engine error, with its position when the engine knows it (1-based).
+/// A message shown above the page until dismissed.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Problem {
-    pub path: AttrValue,
-    pub message: AttrValue,
-    pub line: Option<usize>,
-    pub column: Option<usize>,
+pub struct Notice {
+    /// What happened.
+    pub text: String,
+    /// True for a problem, false for information.
+    pub error: bool,
 }
 
 /// Everything the page shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct State {
-    pub files: Vec<File>,
-    /// Index in `files` of the file in the editor.
-    pub active: usize,
-    pub config: Rc<Config>,
+    engine: Rc<RefCell<Playground>>,
+    /// Bumped on every change of the document, so that views can tell.
+    pub revision: u64,
+    /// The file in the editor.
+    pub open_file: Option<String>,
+    /// The lookup whose explanation is shown.
+    pub selected: Option<usize>,
+    /// One evaluation per lookup; only the selected one carries its trace.
+    pub results: Rc<Vec<Evaluation>>,
+    /// The facts as the user typed them.
+    pub facts_text: AttrValue,
+    /// Why the facts text is not used, when it cannot be read.
+    pub facts_error: Option<AttrValue>,
+    /// How values are shown.
+    pub format: Format,
+    /// A message for the user.
+    pub notice: Option<Notice>,
 }
 
-/// What the user can do.
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.engine, &other.engine)
+            && self.revision == other.revision
+            && self.open_file == other.open_file
+            && self.selected == other.selected
+            && self.facts_text == other.facts_text
+            && self.facts_error == other.facts_error
+            && self.format == other.format
+            && self.notice == other.notice
+    }
+}
+
+/// What the user (or the page) can do.
 pub enum Action {
-    /// Show the file at this index in the editor.
+    /// Replace the whole document (an example, a case file, saved work).
+    Load(Document),
+    /// Show a file in the editor.
+    OpenFile(String),
+    /// The open file now has this text.
+    EditFile(String),
+    /// Create a file (or, ending in `/`, a folder) and open it.
+    CreateFile(String),
+    /// Rename a file or (ending in `/`) a folder.
+    Rename(String, String),
+    /// Delete a file or (ending in `/`) a folder.
+    Delete(String),
+    /// The facts text changed.
+    SetFacts(String),
+    /// The node name changed (empty: from the facts).
+    SetNode(String),
+    /// The environment changed.
+    SetEnvironment(String),
+    /// A lookup changed.
+    UpdateLookup(usize, CaseLookup),
+    /// A new lookup at the end.
+    AddLookup,
+    /// A lookup removed.
+    RemoveLookup(usize),
+    /// Show a lookup's explanation.
     Select(usize),
-    /// The editor's file now has this text.
-    Edit(String),
+    /// Show values in another format.
+    SetFormat(Format),
+    /// Show a message.
+    Notify(Notice),
+    /// Hide the message.
+    Dismiss,
 }
 
 impl State {
-    /// Opens an example given as (path, text) pairs, its first file in the editor.
-    pub fn new(example: &[(&str, &str)]) -> Self {
-        let files = example
-            .iter()
-            .map(|&(path, text)| File {
-                path: path.into(),
-                text: text.into(),
-            })
-            .collect();
-        Self::with_files(files, 0)
+    /// The page showing `doc`.
+    pub fn new(doc: Document) -> State {
+        let mut state = State {
+            engine: Rc::new(RefCell::new(Playground::new(Document::from_yaml("files: {}").expect("an empty document reads")))),
+            revision: 0,
+            open_file: None,
+            selected: None,
+            results: Rc::default(),
+            facts_text: AttrValue::default(),
+            facts_error: None,
+            format: Format::Yaml,
+            notice: None,
+        };
+        state.load(doc);
+        state
     }
 
-    fn with_files(files: Vec<File>, active: usize) -> Self {
-        let config = Rc::new(parse_config(&files));
-        Self {
-            files,
-            active,
-            config,
-        }
+    fn load(&mut self, doc: Document) {
+        self.facts_text = facts_to_text(&doc.facts).into();
+        self.facts_error = None;
+        self.open_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
+        self.selected = (!doc.lookups.is_empty()).then_some(0);
+        self.engine = Rc::new(RefCell::new(Playground::new(doc)));
+        self.evaluate();
     }
 
-    /// The file in the editor.
-    pub fn active_file(&self) -> &File {
-        &self.files[self.active]
+    /// The document as it stands.
+    pub fn document(&self) -> std::cell::Ref<'_, Document> {
+        std::cell::Ref::map(self.engine.borrow(), Playground::document)
     }
 
-    /// Every file's path, in order.
-    pub fn paths(&self) -> Vec<AttrValue> {
-        self.files.iter().map(|file| file.path.clone()).collect()
+    /// The engine.
+    pub fn engine(&self) -> std::cell::Ref<'_, Playground> {
+        self.engine.borrow()
     }
 
-    /// The engine's complaints about the file in the editor, where it can point at them.
+    /// The text of the open file.
+    pub fn open_text(&self) -> Option<String> {
+        let file = self.open_file.as_ref()?;
+        self.document().files.iter().find(|(p, _)| p == file).map(|(_, t)| t.clone())
+    }
+
+    /// What the editor should mark in the open file: its own syntax or
+    /// validation problems, and lookup errors that point into it.
     pub fn markers(&self) -> Vec<Marker> {
-        match &*self.config {
-            Config::Invalid(problem) if problem.path == self.active_file().path => problem
-                .line
-                .map(|line| Marker {
-                    line,
-                    column: problem.column.unwrap_or(1),
-                    message: problem.message.clone(),
-                })
-                .into_iter()
-                .collect(),
-            _ => Vec::new(),
+        let Some(file) = &self.open_file else { return Vec::new() };
+        let engine = self.engine.borrow();
+        let mut markers: Vec<Marker> = engine
+            .problems(file)
+            .into_iter()
+            .map(|Problem { line, column, message }| Marker { line, column, message: message.into() })
+            .collect();
+        for e in self.results.iter() {
+            if let Outcome::Failed { message, place: Some(place), .. } = &e.outcome {
+                if &place.file == file {
+                    let marker = Marker { line: place.line.unwrap_or(1), column: place.column.unwrap_or(1), message: message.clone().into() };
+                    if !markers.contains(&marker) {
+                        markers.push(marker);
+                    }
+                }
+            }
         }
+        markers
+    }
+
+    /// Re-evaluates every lookup, explaining the selected one.
+    fn evaluate(&mut self) {
+        self.revision += 1;
+        let engine = self.engine.borrow();
+        let results = engine
+            .document()
+            .lookups
+            .iter()
+            .enumerate()
+            .map(|(i, l)| engine.evaluate(l, Some(i) == self.selected))
+            .collect();
+        self.results = Rc::new(results);
+    }
+
+    fn with_engine(&mut self, change: impl FnOnce(&mut Playground)) {
+        change(&mut self.engine.borrow_mut());
+        self.evaluate();
     }
 }
 
-fn parse_config(files: &[File]) -> Config {
-    let text = files
-        .iter()
-        .find(|file| file.path == CONFIG_PATH)
-        .map_or("", |file| file.text.as_str());
-    match HieraConfig::parse(CONFIG_PATH, text) {
-        Ok(config) => Config::Parsed {
-            version: config.version,
-            levels: config
-                .hierarchy
-                .into_iter()
-                .map(|level| level.name.into())
-                .collect(),
-        },
-        Err(error) => Config::Invalid(Problem {
-            path: error
-                .file
-                .clone()
-                .unwrap_or_else(|| CONFIG_PATH.into())
-                .into(),
-            message: error.to_string().into(),
-            line: error.line,
-            column: error.column,
+/// The facts as the facts editor shows them.
+pub fn facts_to_text(facts: &Hash) -> String {
+    if facts.is_empty() {
+        return String::new();
+    }
+    hiera_core::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
+}
+
+/// Reads the facts editor's text: a YAML hash (or nothing).
+pub fn parse_facts(text: &str) -> Result<Hash, String> {
+    match hiera_core::yaml::load(text) {
+        Ok(None) => Ok(Hash::default()),
+        Ok(Some((Value::Hash(h), _))) => Ok(h),
+        Ok(Some(_)) => Err("The facts must be a hash: one `name: value` per line.".into()),
+        Err(e) => Err(match e.at {
+            Some(at) => format!("Facts, line {} column {}: {}", at.line, at.column, e.message),
+            None => format!("Facts: {}", e.message),
         }),
     }
 }
@@ -133,17 +221,97 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
         match action {
-            Action::Select(index) if index < self.files.len() => Rc::new(Self {
-                active: index,
-                ..(*self).clone()
-            }),
-            Action::Select(_) => self,
-            Action::Edit(text) => {
-                let mut files = self.files.clone();
-                files[self.active].text = text.into();
-                Rc::new(Self::with_files(files, self.active))
+            Action::Load(doc) => s.load(doc),
+            Action::OpenFile(path) => s.open_file = Some(path),
+            Action::EditFile(text) => {
+                if let Some(path) = s.open_file.clone() {
+                    s.with_engine(|e| e.set_file(&path, &text));
+                }
             }
+            Action::CreateFile(path) => {
+                if !s.document().files.iter().any(|(p, _)| p == &path) {
+                    s.with_engine(|e| e.set_file(&path, ""));
+                }
+                if !path.ends_with('/') {
+                    s.open_file = Some(path);
+                }
+            }
+            Action::Rename(from, to) => {
+                s.with_engine(|e| e.rename(&from, &to));
+                if let Some(open) = &s.open_file {
+                    if open == &from || (from.ends_with('/') && open.starts_with(&from)) {
+                        s.open_file = Some(format!("{to}{}", &open[from.len()..]));
+                    }
+                }
+            }
+            Action::Delete(path) => {
+                let doomed: Vec<String> =
+                    s.document().files.iter().map(|(p, _)| p.clone()).filter(|p| p == &path || (path.ends_with('/') && p.starts_with(&path))).collect();
+                s.with_engine(|e| doomed.iter().for_each(|p| e.remove_file(p)));
+                if s.open_file.as_ref().is_some_and(|o| doomed.contains(o)) {
+                    let first = s.document().files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
+                    s.open_file = first;
+                }
+            }
+            Action::SetFacts(text) => {
+                match parse_facts(&text) {
+                    Ok(facts) => {
+                        s.facts_error = None;
+                        s.with_engine(|e| e.set_facts(facts));
+                    }
+                    Err(message) => s.facts_error = Some(message.into()),
+                }
+                s.facts_text = text.into();
+            }
+            Action::SetNode(name) => {
+                let name = name.trim().to_string();
+                s.with_engine(|e| e.set_node_name((!name.is_empty()).then_some(name)));
+            }
+            Action::SetEnvironment(env) => {
+                let env = env.trim();
+                let env = if env.is_empty() { "production" } else { env }.to_string();
+                s.with_engine(|e| e.set_environment(&env));
+            }
+            Action::UpdateLookup(i, lookup) => s.with_engine(|e| {
+                let mut lookups = e.document().lookups.clone();
+                if let Some(l) = lookups.get_mut(i) {
+                    *l = lookup;
+                }
+                e.set_lookups(lookups);
+            }),
+            Action::AddLookup => {
+                let count = s.document().lookups.len();
+                s.selected = Some(count);
+                s.with_engine(|e| {
+                    let mut lookups = e.document().lookups.clone();
+                    lookups.push(CaseLookup { keys: vec![String::new()], ..CaseLookup::default() });
+                    e.set_lookups(lookups);
+                });
+            }
+            Action::RemoveLookup(i) => {
+                s.selected = match s.selected {
+                    Some(sel) if sel > i => Some(sel - 1),
+                    Some(sel) if sel == i => None,
+                    other => other,
+                };
+                s.with_engine(|e| {
+                    let mut lookups = e.document().lookups.clone();
+                    if i < lookups.len() {
+                        lookups.remove(i);
+                    }
+                    e.set_lookups(lookups);
+                });
+            }
+            Action::Select(i) => {
+                s.selected = Some(i);
+                s.evaluate();
+            }
+            Action::SetFormat(f) => s.format = f,
+            Action::Notify(n) => s.notice = Some(n),
+            Action::Dismiss => s.notice = None,
         }
+        Rc::new(s)
     }
 }

@@ -1,0 +1,88 @@
+//! What the page asks of the browser: local storage, fetching the gallery,
+//! reading an opened file, offering a download, and dialogs.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Where the autosaved document lives in localStorage.
+pub const SAVED_DOCUMENT: &str = "hiera-playground/document";
+/// Where a saved document that could not be read is kept, so it is never lost.
+pub const UNREADABLE_DOCUMENT: &str = "hiera-playground/unreadable-document";
+/// Where the chosen colour theme lives.
+pub const THEME: &str = "hiera-playground/theme";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// A stored string.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores a string; false when the browser refused (private mode, quota).
+pub fn save(key: &str, value: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+/// Forgets a stored string.
+#[cfg(all(test, target_arch = "wasm32"))]
+pub fn forget(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+fn message(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Fetches a text file that ships with the page (a path relative to it).
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(path)).await.map_err(message)?.unchecked_into();
+    if !response.ok() {
+        return Err(format!("{path}: HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(message)?).await.map_err(message)?;
+    text.as_string().ok_or_else(|| format!("{path}: not text"))
+}
+
+/// Reads a file the user picked.
+pub async fn read_file(file: web_sys::File) -> Result<String, String> {
+    let text = JsFuture::from(file.text()).await.map_err(message)?;
+    text.as_string().ok_or_else(|| "the file is not text".into())
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/x-yaml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(message)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(message)?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(message)?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Asks for a line of text (`None` when cancelled).
+pub fn prompt(question: &str, default: &str) -> Option<String> {
+    web_sys::window()?.prompt_with_message_and_default(question, default).ok().flatten()
+}
+
+/// Asks for confirmation.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window().and_then(|w| w.confirm_with_message(question).ok()).unwrap_or(false)
+}
+
+/// Applies a colour theme (`light`, `dark`, or empty for the system's).
+pub fn apply_theme(theme: &str) {
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = if theme.is_empty() { root.remove_attribute("data-theme") } else { root.set_attribute("data-theme", theme) };
+    }
+}

@@ -1,0 +1,166 @@
+//! The document's files as a tree: environment files, modules, and absolute
+//! paths (the global layer), with create, rename and delete.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use crate::browser;
+use crate::state::Action;
+
+/// Props of [`FileTree`].
+#[derive(Properties, PartialEq)]
+pub struct FileTreeProps {
+    /// Every path of the document (a folder ends in `/`).
+    pub paths: Vec<String>,
+    /// The file in the editor.
+    pub open: Option<String>,
+    /// The environment's name, for the heading.
+    pub environment: AttrValue,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+#[derive(Default)]
+struct Folder {
+    folders: BTreeMap<String, Folder>,
+    files: Vec<(String, String)>,
+}
+
+impl Folder {
+    fn insert(&mut self, full: &str, segments: &[&str]) {
+        match segments {
+            [] => {}
+            [name] => self.files.push((name.to_string(), full.to_string())),
+            [dir, rest @ ..] => self.folders.entry(dir.to_string()).or_default().insert(full, rest),
+        }
+    }
+}
+
+/// The file tree.
+#[function_component(FileTree)]
+pub fn file_tree(props: &FileTreeProps) -> Html {
+    let mut env = Folder::default();
+    let mut absolute = Folder::default();
+    for p in &props.paths {
+        let (root, rest) = match p.strip_prefix('/') {
+            Some(r) => (&mut absolute, r),
+            None => (&mut env, p.as_str()),
+        };
+        let segments: Vec<&str> = rest.split('/').collect();
+        // A folder path ("a/b/") ends in an empty segment: it makes the folder only.
+        match segments.split_last() {
+            Some((&"", dirs)) => {
+                let mut f = root;
+                for d in dirs {
+                    f = f.folders.entry(d.to_string()).or_default();
+                }
+            }
+            _ => root.insert(p, &segments),
+        }
+    }
+    let new_file = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(path) = browser::prompt("New file (a path such as data/nodes/web01.yaml, or /etc/puppetlabs/puppet/hiera.yaml):", "data/") {
+                let path = path.trim().to_string();
+                if !path.is_empty() && !path.ends_with('/') {
+                    dispatch.emit(Action::CreateFile(path));
+                }
+            }
+        })
+    };
+    let new_folder = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(path) = browser::prompt("New folder:", "data/") {
+                let path = path.trim().trim_end_matches('/').to_string();
+                if !path.is_empty() {
+                    dispatch.emit(Action::CreateFile(format!("{path}/")));
+                }
+            }
+        })
+    };
+    html! {
+        <nav class="file-tree" aria-label="Files">
+            <div class="tree-actions">
+                <button type="button" onclick={new_file} data-testid="new-file">{ "New file" }</button>
+                <button type="button" onclick={new_folder} data-testid="new-folder">{ "New folder" }</button>
+            </div>
+            <p class="tree-root">{ format!("environments/{}/", props.environment) }</p>
+            { folder_view(&env, "", props) }
+            if !absolute.files.is_empty() || !absolute.folders.is_empty() {
+                <p class="tree-root">{ "/ (global and absolute paths)" }</p>
+                { folder_view(&absolute, "/", props) }
+            }
+        </nav>
+    }
+}
+
+fn folder_view(folder: &Folder, prefix: &str, props: &FileTreeProps) -> Html {
+    let folders = folder.folders.iter().map(|(name, sub)| {
+        let path = format!("{prefix}{name}/");
+        html! {
+            <li key={path.clone()}>
+                <details open=true>
+                    <summary>
+                        <span class="folder-name">{ format!("{name}/") }</span>
+                        { entry_actions(&path, props) }
+                    </summary>
+                    { folder_view(sub, &path, props) }
+                </details>
+            </li>
+        }
+    });
+    let files = folder.files.iter().map(|(name, path)| {
+        let open = props.open.as_deref() == Some(path.as_str());
+        let onclick = {
+            let (dispatch, path) = (props.dispatch.clone(), path.clone());
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::OpenFile(path.clone())))
+        };
+        html! {
+            <li key={path.clone()} class={classes!("file", open.then_some("open"))}>
+                <button type="button" class="file-entry" data-testid="file-entry" data-path={path.clone()}
+                    aria-current={open.then_some("true")} title={path.clone()} {onclick}>
+                    { name }
+                </button>
+                { entry_actions(path, props) }
+            </li>
+        }
+    });
+    html! { <ul class="tree">{ for files }{ for folders }</ul> }
+}
+
+fn entry_actions(path: &str, props: &FileTreeProps) -> Html {
+    let rename = {
+        let (dispatch, path) = (props.dispatch.clone(), path.to_string());
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            let shown = path.trim_end_matches('/');
+            if let Some(to) = browser::prompt(&format!("Rename {shown} to:"), shown) {
+                let to = to.trim().trim_end_matches('/').to_string();
+                if !to.is_empty() && to != shown {
+                    let to = if path.ends_with('/') { format!("{to}/") } else { to };
+                    dispatch.emit(Action::Rename(path.clone(), to));
+                }
+            }
+        })
+    };
+    let delete = {
+        let (dispatch, path) = (props.dispatch.clone(), path.to_string());
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            let what = if path.ends_with('/') { "the folder and everything in it" } else { "the file" };
+            if browser::confirm(&format!("Delete {what} {path}?")) {
+                dispatch.emit(Action::Delete(path.clone()));
+            }
+        })
+    };
+    let label = path.trim_end_matches('/').to_string();
+    html! {
+        <span class="entry-actions">
+            <button type="button" class="icon" title={format!("Rename {label}")} aria-label={format!("Rename {label}")} onclick={rename}>{ "✎" }</button>
+            <button type="button" class="icon" title={format!("Delete {label}")} aria-label={format!("Delete {label}")} onclick={delete}>{ "×" }</button>
+        </span>
+    }
+}

@@ -1,0 +1,273 @@
+//! The document's lookups: one row each with its key, merge and default,
+//! and its result, live. A row is selected with a click or the keyboard.
+
+use hiera_core::case::CaseLookup;
+use hiera_core::playground::{Evaluation, Outcome};
+use hiera_core::value::Hash;
+use hiera_core::Value;
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::state::{Action, Format};
+
+/// Props of [`Lookups`].
+#[derive(Properties, PartialEq)]
+pub struct LookupsProps {
+    /// The lookups.
+    pub lookups: Vec<CaseLookup>,
+    /// Their results, in the same order.
+    pub results: std::rc::Rc<Vec<Evaluation>>,
+    /// The selected row.
+    pub selected: Option<usize>,
+    /// How values are shown.
+    pub format: Format,
+    /// Keys for completion.
+    pub keys: std::rc::Rc<Vec<String>>,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The list of lookups.
+#[function_component(Lookups)]
+pub fn lookups(props: &LookupsProps) -> Html {
+    let list = use_node_ref();
+    let onkeydown = {
+        let (dispatch, list, count, selected) = (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected);
+        Callback::from(move |e: KeyboardEvent| {
+            // Arrow keys move between rows, unless they are moving a cursor in a field.
+            let in_field = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+            if in_field || count == 0 {
+                return;
+            }
+            let next = match e.key().as_str() {
+                "ArrowDown" => selected.map_or(0, |s| (s + 1).min(count - 1)),
+                "ArrowUp" => selected.map_or(0, |s| s.saturating_sub(1)),
+                "Home" => 0,
+                "End" => count - 1,
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.emit(Action::Select(next));
+            focus_row(&list, next);
+        })
+    };
+    let add = props.dispatch.reform(|_: MouseEvent| Action::AddLookup);
+    html! {
+        <section class="lookups" aria-label="Lookups">
+            <datalist id="known-keys">
+                { for props.keys.iter().map(|k| html! { <option value={k.clone()} /> }) }
+            </datalist>
+            <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
+                { for props.lookups.iter().enumerate().map(|(i, l)| row(i, l, props)) }
+            </ol>
+            <button type="button" class="add-lookup" data-testid="add-lookup" onclick={add}>{ "+ Add lookup" }</button>
+        </section>
+    }
+}
+
+use wasm_bindgen::JsCast;
+
+fn focus_row(list: &NodeRef, index: usize) {
+    if let Some(row) = list
+        .cast::<web_sys::Element>()
+        .and_then(|l| l.query_selector_all("[data-testid=lookup-row]").ok())
+        .and_then(|rows| rows.item(index as u32))
+        .and_then(|r| r.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = row.focus();
+    }
+}
+
+fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
+    let selected = props.selected == Some(i);
+    let update = {
+        let (dispatch, lookup) = (props.dispatch.clone(), l.clone());
+        move |change: Box<dyn Fn(&mut CaseLookup)>| {
+            let mut l = lookup.clone();
+            change(&mut l);
+            dispatch.emit(Action::UpdateLookup(i, l));
+        }
+    };
+    let on_key = {
+        let update = update.clone();
+        Callback::from(move |e: InputEvent| {
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            update(Box::new(move |l| set_keys(l, &text)));
+        })
+    };
+    let (strategy, prefix, sort, hash_arrays) = merge_parts(l.merge.as_ref());
+    let on_merge = {
+        let (update, prefix) = (update.clone(), prefix.clone());
+        Callback::from(move |e: Event| {
+            let name = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let prefix = prefix.clone();
+            update(Box::new(move |l| l.merge = build_merge(&name, &prefix, sort, hash_arrays)));
+        })
+    };
+    let on_prefix = {
+        let update = update.clone();
+        Callback::from(move |e: InputEvent| {
+            let p = e.target_unchecked_into::<HtmlInputElement>().value();
+            update(Box::new(move |l| l.merge = build_merge("deep", &p, sort, hash_arrays)));
+        })
+    };
+    let on_sort = {
+        let (update, prefix) = (update.clone(), prefix.clone());
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let prefix = prefix.clone();
+            update(Box::new(move |l| l.merge = build_merge("deep", &prefix, on, hash_arrays)));
+        })
+    };
+    let on_hash_arrays = {
+        let (update, prefix) = (update.clone(), prefix.clone());
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            let prefix = prefix.clone();
+            update(Box::new(move |l| l.merge = build_merge("deep", &prefix, sort, on)));
+        })
+    };
+    let on_default = {
+        let update = update.clone();
+        Callback::from(move |e: InputEvent| {
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            update(Box::new(move |l| l.default = parse_default(&text)));
+        })
+    };
+    let remove = props.dispatch.reform(move |e: MouseEvent| {
+        e.stop_propagation();
+        Action::RemoveLookup(i)
+    });
+    let select = props.dispatch.reform(move |_: MouseEvent| Action::Select(i));
+    let onfocusin = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: FocusEvent| {
+            if !selected {
+                dispatch.emit(Action::Select(i));
+            }
+        })
+    };
+    let onkeydown = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && e.target() == e.current_target() {
+                dispatch.emit(Action::Select(i));
+            }
+        })
+    };
+
+    let key_text = if l.key_is_list { l.keys.join(", ") } else { l.keys.first().cloned().unwrap_or_default() };
+    let default_text = l.default.as_ref().map(|d| hiera_core::yaml::to_yaml(d).trim_start_matches("--- ").trim_end().to_string()).unwrap_or_default();
+    let result = props.results.get(i);
+    let (status, value_json, rendered, error) = match result.map(|r| &r.outcome) {
+        Some(Outcome::Found(r)) => ("found", Some(r.json.clone()), r.rich.clone(), None),
+        Some(Outcome::Failed { message, .. }) => ("error", None, None, Some(message.clone())),
+        None => ("pending", None, None, None),
+    };
+    html! {
+        <li class={classes!("lookup-row", selected.then_some("selected"))} data-testid="lookup-row"
+            data-key={l.key_label()} data-status={status} data-value-json={value_json} data-value-rendered={rendered}
+            data-error={error} role="option" aria-selected={selected.to_string()} tabindex="0"
+            onclick={select} {onfocusin} {onkeydown}>
+            <div class="lookup-inputs">
+                <input class="key" type="text" list="known-keys" value={key_text} placeholder="key (several: a, b)"
+                    aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} />
+                <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge}>
+                    { for [("", "merge: lookup_options"), ("first", "first"), ("unique", "unique"), ("hash", "hash"), ("deep", "deep")]
+                        .iter().map(|(v, label)| html! { <option value={*v} selected={strategy == *v}>{ *label }</option> }) }
+                </select>
+                <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
+                    spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} />
+                <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
+            </div>
+            if strategy == "deep" {
+                <div class="deep-options">
+                    <label>{ "knockout prefix " }<input type="text" size="4" value={prefix.clone()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} /></label>
+                    <label><input type="checkbox" checked={sort} data-testid="sort-merged-arrays" onchange={on_sort} />{ " sort merged arrays" }</label>
+                    <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} />{ " merge hash arrays" }</label>
+                </div>
+            }
+            { result_view(result, props.format) }
+        </li>
+    }
+}
+
+fn result_view(result: Option<&Evaluation>, format: Format) -> Html {
+    match result.map(|r| &r.outcome) {
+        Some(Outcome::Found(r)) => {
+            let text = match format {
+                Format::Yaml => r.yaml.trim_start_matches("--- ").trim_start_matches("---\n").trim_end().to_string(),
+                Format::Json => pretty_json(&r.json),
+                Format::Puppet => r.puppet.clone(),
+            };
+            html! { <pre class="value" data-testid="lookup-value">{ text }</pre> }
+        }
+        Some(Outcome::Failed { message, not_found, .. }) => {
+            html! { <p class={classes!("lookup-error", not_found.then_some("not-found"))} data-testid="lookup-error">{ message }</p> }
+        }
+        None => html! {},
+    }
+}
+
+fn pretty_json(compact: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(compact).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_else(|| compact.to_string())
+}
+
+fn set_keys(l: &mut CaseLookup, text: &str) {
+    if text.contains(',') {
+        l.keys = text.split(',').map(|k| k.trim().to_string()).filter(|k| !k.is_empty()).collect();
+        l.key_is_list = true;
+    } else {
+        l.keys = vec![text.trim().to_string()];
+        l.key_is_list = false;
+    }
+}
+
+/// (strategy, knockout prefix, sort_merged_arrays, merge_hash_arrays) of a merge value.
+fn merge_parts(merge: Option<&Value>) -> (String, String, bool, bool) {
+    match merge {
+        None => (String::new(), String::new(), false, false),
+        Some(Value::Hash(h)) => {
+            let get = |k: &str| h.get(&Value::from(k));
+            (
+                get("strategy").map(Value::to_ruby_s).unwrap_or_default(),
+                get("knockout_prefix").map(Value::to_ruby_s).unwrap_or_default(),
+                get("sort_merged_arrays").is_some_and(Value::is_truthy),
+                get("merge_hash_arrays").is_some_and(Value::is_truthy),
+            )
+        }
+        Some(v) => (v.to_ruby_s(), String::new(), false, false),
+    }
+}
+
+fn build_merge(strategy: &str, prefix: &str, sort: bool, hash_arrays: bool) -> Option<Value> {
+    match strategy {
+        "" => None,
+        "deep" if !prefix.is_empty() || sort || hash_arrays => {
+            let mut h = Hash::default();
+            h.insert("strategy".into(), "deep".into());
+            if !prefix.is_empty() {
+                h.insert("knockout_prefix".into(), prefix.into());
+            }
+            if sort {
+                h.insert("sort_merged_arrays".into(), Value::Bool(true));
+            }
+            if hash_arrays {
+                h.insert("merge_hash_arrays".into(), Value::Bool(true));
+            }
+            Some(Value::Hash(h))
+        }
+        s => Some(Value::from(s)),
+    }
+}
+
+/// A default typed in the row: YAML (`[a, b]` is an array); empty is none.
+fn parse_default(text: &str) -> Option<Value> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    match hiera_core::yaml::load(text) {
+        Ok(Some((v, _))) => Some(v),
+        _ => Some(Value::from(text)),
+    }
+}

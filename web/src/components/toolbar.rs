@@ -1,0 +1,97 @@
+//! The top bar: the gallery, opening and saving case files, resetting, the
+//! value format and the colour theme.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::state::Format;
+
+/// Props of [`Toolbar`].
+#[derive(Properties, PartialEq)]
+pub struct ToolbarProps {
+    /// The gallery's example files.
+    pub examples: Vec<AttrValue>,
+    /// Opens a gallery example by file name.
+    pub on_example: Callback<String>,
+    /// Opens a case file the user picked.
+    pub on_open: Callback<web_sys::File>,
+    /// Saves the document as a case file.
+    pub on_save: Callback<()>,
+    /// Goes back to the welcome example.
+    pub on_reset: Callback<()>,
+    /// The value format.
+    pub format: Format,
+    /// Changes the value format.
+    pub on_format: Callback<Format>,
+    /// Cycles the colour theme.
+    pub on_theme: Callback<()>,
+}
+
+/// A gallery file name as a title: `05-hash-vs-deep.yaml` → `Hash vs deep`.
+pub fn example_title(file: &str) -> String {
+    let stem = file.trim_end_matches(".yaml");
+    let stem = stem.split_once('-').filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit())).map_or(stem, |(_, rest)| rest);
+    let words = stem.replace('-', " ");
+    let mut chars = words.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The top bar.
+#[function_component(Toolbar)]
+pub fn toolbar(props: &ToolbarProps) -> Html {
+    let on_example = {
+        let cb = props.on_example.clone();
+        Callback::from(move |e: Event| {
+            let select = e.target_unchecked_into::<HtmlSelectElement>();
+            let name = select.value();
+            select.set_value("");
+            if !name.is_empty() {
+                cb.emit(name);
+            }
+        })
+    };
+    let on_open = {
+        let cb = props.on_open.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                cb.emit(file);
+            }
+            // Opening the same file again must fire again.
+            input.set_value("");
+        })
+    };
+    let on_format = {
+        let cb = props.on_format.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Some((f, _)) = Format::ALL.iter().find(|(_, label)| *label == v) {
+                cb.emit(*f);
+            }
+        })
+    };
+    let save = props.on_save.reform(|_: MouseEvent| ());
+    let reset = props.on_reset.reform(|_: MouseEvent| ());
+    let theme = props.on_theme.reform(|_: MouseEvent| ());
+    html! {
+        <header class="topbar">
+            <h1>{ "Hiera Playground" }</h1>
+            <div class="toolbar">
+                <select aria-label="Open an example" data-testid="gallery" onchange={on_example}>
+                    <option value="" selected=true>{ "Examples…" }</option>
+                    { for props.examples.iter().map(|f| html! { <option value={f.clone()}>{ example_title(f) }</option> }) }
+                </select>
+                <label class="button">
+                    { "Open…" }
+                    <input type="file" accept=".yaml,.yml" data-testid="open-case" class="visually-hidden" onchange={on_open} />
+                </label>
+                <button type="button" data-testid="save-case" onclick={save}>{ "Save" }</button>
+                <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
+                <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>
+                    { for Format::ALL.iter().map(|(f, label)| html! { <option value={*label} selected={*f == props.format}>{ format!("Values: {label}") }</option> }) }
+                </select>
+                <button type="button" aria-label="Switch colour theme" title="Switch colour theme" data-testid="theme" onclick={theme}>{ "◐" }</button>
+            </div>
+        </header>
+    }
+}
