@@ -348,7 +348,7 @@ impl Document {
             .map(|l| {
                 let answer = match l.request(true) {
                     Ok(request) => hiera.lookup(&request),
-                    Err(e) => Answer { result: Err(e), explanation: None },
+                    Err(e) => Answer { result: Err(e), explanation: None, options: None },
                 };
                 compare(l, &answer, exact)
             })

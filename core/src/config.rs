@@ -112,8 +112,7 @@ impl HieraConfig {
             Ok(v) => v.map(|(v, _)| v),
             Err(e) => {
                 let at = e.at;
-                let message = if e.disallowed_class { format!("({path}): {}", e.message) } else { format!("({path}): {}", e.message) };
-                return Err(Error::puppet(message).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)));
+                return Err(Error::puppet(format!("({path}): {}", e.message)).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)));
             }
         };
         let hash = match loaded {

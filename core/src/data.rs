@@ -13,6 +13,8 @@ pub struct DataFile {
     pub hash: Hash,
     /// Where each top-level value came from, by key position in `hash`.
     pub spans: Vec<Spans>,
+    /// Scalars a reader may misread (YAML only).
+    pub surprises: Vec<yaml::Surprise>,
 }
 
 /// The data_hash functions this engine provides.
@@ -29,7 +31,7 @@ pub fn load(function: &str, path: &str, text: &str, strict_error: bool) -> Resul
 }
 
 fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Error> {
-    match yaml::load(text) {
+    match yaml::load_noting_surprises(text) {
         Err(e) => {
             let at = e.at;
             Err(Error::lookup(format!("Unable to parse ({path}): {}", e.message)).at(
@@ -38,8 +40,8 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
                 at.map(|a| a.column as usize),
             ))
         }
-        Ok(Some((Value::Hash(h), spans))) => Ok(DataFile { hash: symkeys_to_string(h), spans: spans.children }),
-        Ok(other) => {
+        Ok((Some((Value::Hash(h), spans)), surprises)) => Ok(DataFile { hash: symkeys_to_string(h), spans: spans.children, surprises }),
+        Ok((other, _)) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
             let is_false = matches!(other, None | Some((Value::Bool(false), _)));
             if strict_error && !is_false {
@@ -58,7 +60,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     match value {
         Value::Hash(hash) => {
             let spans = hash.iter().map(|_| Spans::default()).collect();
-            Ok(DataFile { hash, spans })
+            Ok(DataFile { hash, spans, surprises: Vec::new() })
         }
         other => Err(Error::lookup(format!(
             "Value returned from data_hash function 'json_data', when using location '{path}', has wrong type, expects a Hash value, got {}",

@@ -6,6 +6,34 @@
 //! page draws the same tree as merge steps.
 
 use crate::value::Value;
+use crate::yaml::Spans;
+
+/// What one `%{...}` token became.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    /// The token as written, `%{...}` included.
+    pub text: String,
+    /// The expression inside, trimmed.
+    pub expression: String,
+    /// `scope` for a variable, else the function (`lookup`, `alias`...).
+    pub method: String,
+    /// What it became (Ruby's `to_s` of the value; `""` when undefined).
+    pub result: String,
+    /// True when the variable does not exist (it became an empty string).
+    pub undefined: bool,
+}
+
+/// Where a found value is in its file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Origin {
+    /// The data file (absolute path).
+    pub file: String,
+    /// The value's position, and its parts' positions.
+    pub spans: Spans,
+    /// Scalars within the value that YAML 1.1 reads differently than a
+    /// reader might expect.
+    pub surprises: Vec<crate::yaml::Surprise>,
+}
 
 /// Index of a node in an [`Explanation`].
 pub type NodeId = usize;
@@ -95,7 +123,26 @@ pub struct Node {
     pub event: Option<Event>,
     /// Text lines attached to the node.
     pub texts: Vec<String>,
+    /// Under a merge: the merged value once this branch was merged in.
+    pub merged: Option<Value>,
+    /// For an interpolation or a location: what each `%{...}` became.
+    pub tokens: Vec<Token>,
+    /// For a value found in a data file: where it is in the file.
+    pub origin: Option<Origin>,
+    /// The value as found, when a merge changed it afterwards.
+    pub unmerged: Option<Value>,
     parent: Option<NodeId>,
+}
+
+impl Node {
+    fn new(kind: NodeKind, parent: Option<NodeId>) -> Node {
+        Node { kind, branches: Vec::new(), event: None, texts: Vec::new(), merged: None, tokens: Vec::new(), origin: None, unmerged: None, parent }
+    }
+
+    /// The node's parent (none for the root).
+    pub fn parent(&self) -> Option<NodeId> {
+        self.parent
+    }
 }
 
 /// The trace of one lookup: a tree of nodes built as the lookup runs.
@@ -108,7 +155,7 @@ pub struct Explanation {
 impl Default for Explanation {
     fn default() -> Self {
         Explanation {
-            nodes: vec![Node { kind: NodeKind::Root, branches: Vec::new(), event: None, texts: Vec::new(), parent: None }],
+            nodes: vec![Node::new(NodeKind::Root, None)],
             current: 0,
         }
     }
@@ -130,7 +177,7 @@ impl Explanation {
 
     pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
         let id = self.nodes.len();
-        self.nodes.push(Node { kind, branches: Vec::new(), event: None, texts: Vec::new(), parent: Some(self.current) });
+        self.nodes.push(Node::new(kind, Some(self.current)));
         self.nodes[self.current].branches.push(id);
         self.current = id;
         id
@@ -160,10 +207,27 @@ impl Explanation {
     /// Replaces the value recorded at `id`: Puppet's deep merge mutates the
     /// value it found, and its explanation prints the mutated object.
     pub(crate) fn update_value(&mut self, id: NodeId, value: Value) {
-        match &mut self.nodes[id].event {
-            Some(Event::Found { value: v, .. }) | Some(Event::Result(v)) => *v = value,
-            _ => {}
+        let node = &mut self.nodes[id];
+        if let Some(Event::Found { value: v, .. }) | Some(Event::Result(v)) = &mut node.event {
+            if *v != value {
+                node.unmerged.get_or_insert_with(|| v.clone());
+                *v = value;
+            }
         }
+    }
+
+    /// The number of nodes (the id the next one gets).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Always false: there is a root.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id]
     }
 
     pub(crate) fn text(&mut self, text: String) {
@@ -178,13 +242,7 @@ impl Explanation {
 
     pub(crate) fn merge_source(&mut self, source: &str) {
         let id = self.nodes.len();
-        self.nodes.push(Node {
-            kind: NodeKind::MergeSource(source.to_string()),
-            branches: Vec::new(),
-            event: None,
-            texts: Vec::new(),
-            parent: Some(self.current),
-        });
+        self.nodes.push(Node::new(NodeKind::MergeSource(source.to_string()), Some(self.current)));
         let c = self.current;
         self.nodes[c].branches.push(id);
     }

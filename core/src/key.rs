@@ -55,7 +55,7 @@ pub fn split_key(key: &str) -> Option<Vec<Value>> {
     while parts.last().is_some_and(String::is_empty) {
         parts.pop();
     }
-    if parts.is_empty() || parts.remove(0) != "" {
+    if parts.is_empty() || !parts.remove(0).is_empty() {
         return None;
     }
     let count = parts.len();

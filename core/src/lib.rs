@@ -38,6 +38,7 @@ pub mod lookup_options;
 pub mod merge;
 pub mod playground;
 pub mod scope;
+pub mod steps;
 pub mod types;
 pub mod value;
 pub mod yaml;
@@ -68,8 +69,8 @@ pub struct Hiera {
     node: Node,
     scope: Scope,
     strict_error: bool,
-    data: RefCell<HashMap<(String, String), Rc<Result<Rc<DataFile>, Error>>>>,
-    configs: RefCell<HashMap<(Layer, String), Rc<Result<Rc<HieraConfig>, Error>>>>,
+    data: RefCell<HashMap<(String, String), Loaded<DataFile>>>,
+    configs: RefCell<HashMap<(Layer, String), Loaded<HieraConfig>>>,
 }
 
 impl Hiera {
@@ -137,27 +138,30 @@ impl Hiera {
     fn data_file(&self, function: &str, path: &str) -> Result<Rc<DataFile>, Error> {
         let key = (function.to_string(), path.to_string());
         if let Some(cached) = self.data.borrow().get(&key) {
-            return (**cached).clone();
+            return cached.clone();
         }
         let loaded = match self.files.read(path) {
             Some(text) => data::load(function, path, text, self.strict_error).map(Rc::new),
             None => Err(Error::runtime(format!("Is a directory @ io_fread - {path}"))),
         };
-        self.data.borrow_mut().insert(key, Rc::new(loaded.clone()));
+        self.data.borrow_mut().insert(key, loaded.clone());
         loaded
     }
 
     fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {
         let key = (layer, path.to_string());
         if let Some(cached) = self.configs.borrow().get(&key) {
-            return (**cached).clone();
+            return cached.clone();
         }
         let text = self.files.read(path).unwrap_or("");
         let parsed = HieraConfig::parse_for(layer, path, text).map(Rc::new);
-        self.configs.borrow_mut().insert(key, Rc::new(parsed.clone()));
+        self.configs.borrow_mut().insert(key, parsed.clone());
         parsed
     }
 }
+
+/// A file as read, or why it could not be: kept until the file changes.
+type Loaded<T> = Result<Rc<T>, Error>;
 
 /// Plain lookups that share one run's caches (see [`Hiera::session`]).
 pub struct Session<'h> {

@@ -5,7 +5,7 @@
 use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
 use crate::data::{self, DataFile};
 use crate::error::{Error, ErrorKind};
-use crate::explain::{Event, Explanation, NodeId, NodeKind};
+use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
 use crate::interpolate::{is_empty_expression, method_call, pieces, Piece};
 use crate::key::{split_key, LookupKey};
 use crate::lookup_options::{self, Compiled};
@@ -38,6 +38,8 @@ pub struct Answer {
     pub result: Result<Value, Error>,
     /// The trace, when asked for.
     pub explanation: Option<Explanation>,
+    /// The `lookup_options` that applied to the (last) key looked up.
+    pub options: Option<AppliedOptions>,
 }
 
 impl Answer {
@@ -76,13 +78,15 @@ struct Location {
     path: String,
     exists: bool,
     uri: bool,
+    /// What each `%{...}` of the path became.
+    tokens: Vec<Token>,
     /// The file as its backend read it, once read in this run.
     data: std::cell::OnceCell<Result<Rc<DataFile>, Error>>,
 }
 
 impl Location {
-    fn new(original: String, path: String, exists: bool, uri: bool) -> Location {
-        Location { original, path, exists, uri, data: std::cell::OnceCell::new() }
+    fn new(original: String, path: String, exists: bool, uri: bool, tokens: Vec<Token>) -> Location {
+        Location { original, path, exists, uri, tokens, data: std::cell::OnceCell::new() }
     }
 }
 
@@ -116,6 +120,23 @@ pub(crate) struct Run<'h> {
     env_options: Option<Option<Hash>>,
     providers: HashMap<ProviderKey, Option<Provider>>,
     locals: Vec<(String, Value)>,
+    /// Collects the `%{...}` tokens interpolation meets (see `recording`).
+    recorder: Option<Vec<Token>>,
+    /// How deep in nested `%{lookup()}`s the run is.
+    depth: usize,
+    /// The `lookup_options` that applied to the requested key.
+    applied: Option<AppliedOptions>,
+}
+
+/// The `lookup_options` that applied to a lookup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppliedOptions {
+    /// The literal key or the regexp that matched the key.
+    pub matched: String,
+    /// The options (`merge`, `convert_to`).
+    pub options: Value,
+    /// True when a merge given with the lookup overrode their `merge`.
+    pub merge_overridden: bool,
 }
 
 impl<'h> Run<'h> {
@@ -132,6 +153,9 @@ impl<'h> Run<'h> {
             env_options: None,
             providers: HashMap::new(),
             locals: Vec::new(),
+            recorder: None,
+            depth: 0,
+            applied: None,
         }
     }
 
@@ -145,7 +169,7 @@ impl<'h> Run<'h> {
                 ex.text(e.message.clone());
             }
         }
-        Answer { result, explanation: self.ex }
+        Answer { result, explanation: self.ex, options: self.applied }
     }
 
     // ---- the explanation ----
@@ -217,7 +241,15 @@ impl<'h> Run<'h> {
     }
 
     fn adapter_lookup_key(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
-        let options = self.lookup_options_for(lk)?;
+        let applied = self.lookup_options_for(lk)?;
+        if self.depth == 0 {
+            self.applied = applied.as_ref().map(|(options, matched)| AppliedOptions {
+                matched: matched.clone(),
+                options: Value::Hash(options.clone()),
+                merge_overridden: merge.is_some() && options.contains_key(&Value::from("merge")),
+            });
+        }
+        let options = applied.map(|(o, _)| o);
         let merge = match merge {
             Some(m) => Some(m.clone()),
             None => {
@@ -293,6 +325,7 @@ impl<'h> Run<'h> {
                 self.with(kind, |run| {
                     let mut memo: Option<Hit> = None;
                     for v in variants {
+                        let branch = run.ex.as_ref().map(Explanation::len);
                         let Some((value, id)) = f(run, v)? else { continue };
                         memo = Some(match memo.take() {
                             None => (strategy.convert_value(value), id.filter(|_| keeps_identity)),
@@ -304,6 +337,12 @@ impl<'h> Run<'h> {
                                 (merged, None)
                             }
                         });
+                        // The page shows the merged value after each branch.
+                        if let (Some(b), Some(ex), Some((m, _))) = (branch, run.ex.as_mut(), memo.as_ref()) {
+                            if b < ex.len() {
+                                ex.node_mut(b).merged = Some(m.clone());
+                            }
+                        }
                     }
                     Ok(match memo {
                         None => None,
@@ -395,6 +434,10 @@ impl<'h> Run<'h> {
                 Some(l) => {
                     let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
                     run.with(kind, |run| {
+                        if let Some(ex) = run.ex.as_mut() {
+                            let id = ex.current();
+                            ex.node_mut(id).tokens = l.tokens.clone();
+                        }
                         if l.exists {
                             run.data_value(level, Some(l), lk)
                         } else {
@@ -421,6 +464,13 @@ impl<'h> Run<'h> {
         data::check_value(root, function, location.map(|l| l.path.as_str()), value)?;
         let value = self.interpolate(value.clone(), true, None)?;
         let id = self.found(root, &value);
+        if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
+            let spans = file.hash.get_index_of(&lk.root_value).and_then(|i| file.spans.get(i)).cloned().unwrap_or_default();
+            let mut at = Vec::new();
+            spans.positions(&mut at);
+            let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
+            ex.node_mut(id).origin = Some(crate::explain::Origin { file: l.path.clone(), spans, surprises });
+        }
         Ok(Some((value, id)))
     }
 
@@ -598,7 +648,8 @@ impl<'h> Run<'h> {
             Locations::Paths(paths) => {
                 let mut out = Vec::new();
                 for declared in paths {
-                    let mut path = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
+                    let (path, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    let mut path = path?.to_ruby_s();
                     if let Some(ext) = &level.extension {
                         if !path.ends_with(ext.as_str()) {
                             path.push_str(ext);
@@ -609,17 +660,17 @@ impl<'h> Run<'h> {
                     if is_default && !exists {
                         continue;
                     }
-                    out.push(Location::new(declared.clone(), path, exists, false));
+                    out.push(Location::new(declared.clone(), path, exists, false, tokens));
                 }
                 out
             }
             Locations::Globs(globs) => {
                 let mut out = Vec::new();
                 for declared in globs {
-                    let pattern = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
-                    let pattern = crate::fs::join(datadir, &pattern);
+                    let (pattern, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    let pattern = crate::fs::join(datadir, &pattern?.to_ruby_s());
                     for path in self.hiera.files.glob(&pattern) {
-                        out.push(Location::new(pattern.clone(), path, true, false));
+                        out.push(Location::new(pattern.clone(), path, true, false, tokens.clone()));
                     }
                 }
                 out
@@ -627,8 +678,8 @@ impl<'h> Run<'h> {
             Locations::Uris(uris) => {
                 let mut out = Vec::new();
                 for declared in uris {
-                    let uri = self.interpolate(Value::String(declared.clone()), false, cfg)?.to_ruby_s();
-                    out.push(Location::new(declared.clone(), uri, true, true));
+                    let (uri, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    out.push(Location::new(declared.clone(), uri?.to_ruby_s(), true, true, tokens));
                 }
                 out
             }
@@ -643,11 +694,11 @@ impl<'h> Run<'h> {
                 let mut out = Vec::new();
                 for v in vars {
                     self.locals.push((name.clone(), v));
-                    let path = self.interpolate(Value::String(template.clone()), false, cfg);
+                    let (path, tokens) = self.recording(|run| run.interpolate(Value::String(template.clone()), false, cfg));
                     self.locals.pop();
                     let path = crate::fs::join(datadir, &path?.to_ruby_s());
                     let exists = self.hiera.files.exists(&path);
-                    out.push(Location::new(template.clone(), path, exists, false));
+                    out.push(Location::new(template.clone(), path, exists, false, tokens));
                 }
                 out
             }
@@ -656,13 +707,15 @@ impl<'h> Run<'h> {
 
     // ---- lookup_options ----
 
-    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Hash>, Error> {
+    /// The `lookup_options` for a key, and the literal key or pattern that matched.
+    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<(Hash, String)>, Error> {
         let module = lk.module.clone();
         if !self.options.contains_key(&module) {
             let compiled = self.retrieve_lookup_options(module.as_deref())?;
             self.options.insert(module.clone(), compiled);
         }
-        Ok(self.options.get(&module).and_then(Option::as_ref).and_then(|c| c.for_key(&lk.root)).and_then(|(v, _)| v.as_hash().cloned()))
+        let compiled = self.options.get(&module).and_then(Option::as_ref);
+        Ok(compiled.and_then(|c| c.for_key(&lk.root)).and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
@@ -672,9 +725,8 @@ impl<'h> Run<'h> {
             let hash = Strategy::of(Kind::Hash);
             let mut opts = run.env_lookup_options(&key, &hash)?;
             if let Some(m) = module {
-                if !run.options.contains_key(&None) {
-                    let c = compile(opts.as_ref())?;
-                    run.options.insert(None, c);
+                if let std::collections::hash_map::Entry::Vacant(e) = run.options.entry(None) {
+                    e.insert(compile(opts.as_ref())?);
                 }
                 if let Some((found, _)) = run.lookup_in_module(&key, &hash)? {
                     let module_opts = lookup_options::validate(found, Some(m))?;
@@ -783,6 +835,7 @@ impl<'h> Run<'h> {
         let fail = |m: String| Error::issue(m, cfg, None);
         self.with(|| NodeKind::Interpolate(subject.clone()), |run| {
             let mut out = String::new();
+            let mut tokens = Vec::new();
             for piece in pieces(&subject) {
                 let (whole, expr) = match piece {
                     Piece::Text(t) => {
@@ -792,6 +845,7 @@ impl<'h> Run<'h> {
                     Piece::Token { whole, expr } => (whole, expr),
                 };
                 if is_empty_expression(expr) {
+                    tokens.push(Token { text: whole.into(), expression: expr.into(), method: "scope".into(), result: String::new(), undefined: false });
                     continue;
                 }
                 let (method, data) = match method_call(expr) {
@@ -810,21 +864,49 @@ impl<'h> Run<'h> {
                     "literal" => Value::from(data),
                     other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
                 };
+                // An unknown variable, or a missing part of one, is nil: an empty string.
+                let undefined = method == "scope" && matches!(value, Value::Undef);
                 if method == "alias" {
+                    let token = Token { text: whole.into(), expression: expr.into(), method: method.into(), result: value.to_ruby_s(), undefined };
+                    run.record_tokens(vec![token]);
                     return Ok(value);
                 }
                 let guard = if method == "scope" { format!("scope:{data}") } else { data.to_string() };
                 let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
-                out.push_str(&value.to_ruby_s());
+                let result = value.to_ruby_s();
+                out.push_str(&result);
+                tokens.push(Token { text: whole.into(), expression: expr.into(), method: method.into(), result, undefined });
             }
+            run.record_tokens(tokens);
             Ok(Value::String(out))
         })
+    }
+
+    /// Runs `f`, returning what `%{...}` tokens its interpolations met.
+    fn recording<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Token>) {
+        let saved = self.recorder.replace(Vec::new());
+        let r = f(self);
+        let tokens = std::mem::replace(&mut self.recorder, saved).unwrap_or_default();
+        (r, tokens)
+    }
+
+    /// Keeps an interpolation's tokens on its trace node, and for a recorder.
+    fn record_tokens(&mut self, tokens: Vec<Token>) {
+        if let Some(r) = self.recorder.as_mut() {
+            r.extend(tokens.iter().cloned());
+        }
+        if let Some(ex) = self.ex.as_mut() {
+            let id = ex.current();
+            ex.node_mut(id).tokens = tokens;
+        }
     }
 
     /// `%{lookup('key')}`: a nested lookup whose not-found is the empty string.
     fn global_lookup(&mut self, key: &str) -> Result<Value, Error> {
         let saved = (self.top_key.clone(), self.module_name.clone());
+        self.depth += 1;
         let r = self.lookup_names(&[key.to_string()], None, Some(Value::from("")), None);
+        self.depth -= 1;
         (self.top_key, self.module_name) = saved;
         r
     }

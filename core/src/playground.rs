@@ -185,7 +185,7 @@ impl Playground {
     pub fn evaluate(&self, lookup: &CaseLookup, explain: bool) -> Evaluation {
         let answer = match lookup.request(explain) {
             Ok(request) => self.hiera.lookup(&request),
-            Err(e) => crate::Answer { result: Err(e), explanation: None },
+            Err(e) => crate::Answer { result: Err(e), explanation: None, options: None },
         };
         let explain = answer.explain_text();
         let outcome = match answer.result {

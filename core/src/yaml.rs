@@ -30,6 +30,16 @@ pub struct Spans {
     pub children: Vec<Spans>,
 }
 
+impl Spans {
+    /// Every position in this tree.
+    pub fn positions(&self, out: &mut Vec<Position>) {
+        out.push(self.at);
+        for c in &self.children {
+            c.positions(out);
+        }
+    }
+}
+
 /// Why a YAML text could not be loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct YamlError {
@@ -46,8 +56,26 @@ pub struct YamlError {
 /// laughs" document ends here instead of exhausting memory.
 pub const MAX_NODES: usize = 1_000_000;
 
+/// A plain scalar that YAML 1.1 reads differently than a reader might
+/// expect (`yes` is true, `0755` is 493, `1e3` is a string).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surprise {
+    /// Where the scalar is.
+    pub at: Position,
+    /// The scalar as written.
+    pub text: String,
+    /// How it is read, in words.
+    pub reading: String,
+}
+
 /// Loads the first document of `text`. An empty document is `None` (Psych's `nil`).
 pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
+    Ok(load_noting_surprises(text)?.0)
+}
+
+/// Like [`load`], also noting every [`Surprise`].
+#[allow(clippy::type_complexity)]
+pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
     // libyaml counts a byte order mark as a column of indentation, so the
     // first block ends with the first line that is not indented; Psych then
     // returns only that first document. A space does the same here.
@@ -66,13 +94,17 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
         nodes: 0,
         depth: 0,
         flows: Vec::new(),
+        surprises: Vec::new(),
     };
     loop {
         let (event, at) = loader.next()?;
         match event {
             Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
-            Event::StreamEnd | Event::DocumentEnd => return Ok(None),
-            event => return loader.node(event, at).map(Some),
+            Event::StreamEnd | Event::DocumentEnd => return Ok((None, loader.surprises)),
+            event => {
+                let node = loader.node(event, at)?;
+                return Ok((Some(node), loader.surprises));
+            }
         }
     }
 }
@@ -88,6 +120,7 @@ struct Loader<'a> {
     depth: usize,
     /// Where each open collection starts (a flow one at its bracket).
     flows: Vec<Position>,
+    surprises: Vec<Surprise>,
 }
 
 impl Loader<'_> {
@@ -150,7 +183,12 @@ impl Loader<'_> {
         self.count(1, at)?;
         let (value, spans, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
-                (scalar(text, style, tag.as_ref(), at)?, Spans { at, children: Vec::new() }, anchor)
+                let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
+                let value = scalar(text.clone(), style, tag.as_ref(), at)?;
+                if let Some(reading) = plain.then(|| surprising(&text, &value)).flatten() {
+                    self.surprises.push(Surprise { at, text, reading });
+                }
+                (value, Spans { at, children: Vec::new() }, anchor)
             }
             Event::Alias(id) => {
                 let (value, spans) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
@@ -220,14 +258,11 @@ impl Loader<'_> {
             let value_is_map = matches!(event, Event::MappingStart(..) | Event::Alias(_));
             let (value, spans) = self.node(event, vat)?;
             if is_merge_key && (value_is_map || value_is_seq) {
-                match merge_sources(&value, &spans, value_is_seq) {
-                    Some(sources) => {
-                        for (k, v) in sources {
-                            entries.insert(k, v);
-                        }
-                        continue;
+                if let Some(sources) = merge_sources(&value, &spans, value_is_seq) {
+                    for (k, v) in sources {
+                        entries.insert(k, v);
                     }
-                    None => {}
+                    continue;
                 }
             }
             entries.insert(key, (value, spans));
@@ -279,7 +314,7 @@ fn position(mark: &Marker) -> Position {
 }
 
 fn is_str_tag(tag: Option<&Tag>) -> bool {
-    matches!(tag, Some(t) if t.handle == "tag:yaml.org,2002:" && t.suffix == "str" || t.handle == "!!" && t.suffix == "str")
+    matches!(tag, Some(t) if t.suffix == "str" && (t.handle == "tag:yaml.org,2002:" || t.handle == "!!"))
 }
 
 fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) -> Result<Value, YamlError> {
@@ -303,6 +338,34 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
         _ if quoted => Ok(Value::String(text)),
         _ => tokenize(text, at),
     }
+}
+
+/// Why a plain scalar's YAML 1.1 reading may surprise, if it may.
+fn surprising(text: &str, value: &Value) -> Option<String> {
+    let digits = text.trim_start_matches(['-', '+']);
+    match value {
+        Value::Bool(b) if !matches!(text.to_ascii_lowercase().as_str(), "true" | "false") => {
+            Some(format!("`{text}` is read as the boolean {b} (YAML 1.1); quote it for the string"))
+        }
+        Value::Integer(i) if text.contains(':') => Some(format!("`{text}` is read as the number {i} (base 60); quote it for the string")),
+        Value::Integer(i) if digits.len() > 1 && digits.starts_with('0') && digits.as_bytes()[1].is_ascii_digit() => {
+            Some(format!("`{text}` is read as the octal number {i}; quote it for the string"))
+        }
+        Value::Integer(i) if text.contains([',', '_']) => Some(format!("`{text}` is read as the number {i}")),
+        Value::Float(f) if text.contains(':') => Some(format!("`{text}` is read as the number {} (base 60)", crate::value::ruby_float(*f))),
+        Value::String(_) if looks_like_exponent_number(text) => {
+            Some(format!("`{text}` is a string, not a number: YAML 1.1 needs a dot (`{}`)", text.replacen(['e', 'E'], ".0e", 1)))
+        }
+        _ => None,
+    }
+}
+
+/// `1e3`, `-2E+5`: numbers to a reader, strings to Psych.
+fn looks_like_exponent_number(text: &str) -> bool {
+    let t = text.trim_start_matches(['-', '+']);
+    let Some((mantissa, exp)) = t.split_once(['e', 'E']) else { return false };
+    let exp = exp.trim_start_matches(['-', '+']);
+    !mantissa.is_empty() && mantissa.bytes().all(|b| b.is_ascii_digit()) && !exp.is_empty() && exp.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn disallowed(class: &str, at: Position) -> YamlError {
@@ -642,6 +705,14 @@ mod tests {
         assert_eq!(e.message, "Tried to load unspecified class: Date");
         let e = load("a:\n\tb: 1\n").unwrap_err();
         assert_eq!(e.at, Some(Position { line: 2, column: 1 }));
+    }
+
+    #[test]
+    fn notes_surprising_scalars() {
+        let (_, s) = load_noting_surprises("a: yes\nb: 0755\nc: 1e3\nd: 'yes'\ne: true\nf: 1:20\n").unwrap();
+        let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["yes", "0755", "1e3", "1:20"]);
+        assert_eq!(s[1].reading, "`0755` is read as the octal number 493; quote it for the string");
     }
 
     #[test]

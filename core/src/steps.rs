@@ -1,0 +1,410 @@
+//! "Why is this the value?": the trace of a lookup read as steps, one per
+//! place Hiera looked, with the merged value after each; the file and line
+//! every leaf of the result came from; and the traps the lookup fell into.
+
+use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
+use crate::lookup::Answer;
+use crate::value::Value;
+use crate::yaml::{Position, Spans, Surprise};
+
+/// What happened at one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepOutcome {
+    /// The key was there.
+    Found,
+    /// The data file does not exist.
+    NotFound,
+    /// The file exists but does not have the key.
+    NoSuchKey,
+}
+
+impl StepOutcome {
+    /// The page's name for it (`found`, `not-found`, `no-such-key`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepOutcome::Found => "found",
+            StepOutcome::NotFound => "not-found",
+            StepOutcome::NoSuchKey => "no-such-key",
+        }
+    }
+}
+
+/// One place a lookup looked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The layer (`Environment Data Provider (...)`).
+    pub layer: String,
+    /// The hierarchy level.
+    pub level: String,
+    /// The path as written in hiera.yaml.
+    pub template: String,
+    /// The path after interpolation (absolute).
+    pub path: String,
+    /// What each `%{...}` of the path became.
+    pub tokens: Vec<Token>,
+    /// What happened there.
+    pub outcome: StepOutcome,
+    /// The value found there (after interpolation), as the merge left it.
+    pub value: Option<Value>,
+    /// The value as found, when the merge changed it afterwards (Puppet's
+    /// deep merge removes knockout entries from the value it merges in).
+    pub written: Option<Value>,
+    /// The merged value once this place was merged in, when merging.
+    pub merged: Option<Value>,
+    /// Where the value is in its file, and what YAML may have surprised.
+    pub origin: Option<crate::explain::Origin>,
+    /// Interpolations in the value: what each `%{...}` became.
+    pub interpolations: Vec<Interpolation>,
+}
+
+/// An interpolated string of a found value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interpolation {
+    /// The string as written.
+    pub subject: String,
+    /// Its tokens.
+    pub tokens: Vec<Token>,
+    /// The keys looked up by `lookup()`/`hiera()`/`alias()` inside it.
+    pub nested: Vec<String>,
+}
+
+/// The steps of a lookup's search for data (not of `lookup_options`, nor of
+/// nested lookups), in the order Hiera took them.
+pub fn merge_steps(ex: &Explanation) -> Vec<Step> {
+    let mut out = Vec::new();
+    for &top in &ex.node(Explanation::ROOT).branches {
+        if matches!(ex.node(top).kind, NodeKind::Search { meta: false, .. }) {
+            walk(ex, top, "", "", &mut out);
+        }
+    }
+    out
+}
+
+fn walk(ex: &Explanation, id: NodeId, layer: &str, level: &str, out: &mut Vec<Step>) {
+    let node = ex.node(id);
+    let (mut layer, mut level) = (layer.to_string(), level.to_string());
+    match &node.kind {
+        NodeKind::Interpolate(_) | NodeKind::Search { meta: true, .. } => return,
+        NodeKind::Provider { name, .. } if name.starts_with("Hierarchy entry") => {
+            level = name.trim_start_matches("Hierarchy entry ").trim_matches('"').to_string();
+        }
+        NodeKind::Provider { name, .. } => layer = name.clone(),
+        NodeKind::Location { path, original, .. } => {
+            let (outcome, value) = match &node.event {
+                Some(Event::Found { value, .. }) => (StepOutcome::Found, Some(value.clone())),
+                Some(Event::LocationNotFound) => (StepOutcome::NotFound, None),
+                _ => (StepOutcome::NoSuchKey, None),
+            };
+            let merged = node.merged.clone().or_else(|| merged_after(ex, id)).or_else(|| value.clone());
+            let mut interpolations = Vec::new();
+            for &b in &node.branches {
+                collect_interpolations(ex, b, &mut interpolations);
+            }
+            out.push(Step {
+                layer,
+                level,
+                template: original.clone(),
+                path: path.clone(),
+                tokens: node.tokens.clone(),
+                outcome,
+                value,
+                written: node.unmerged.clone(),
+                merged: merged.filter(|_| outcome == StepOutcome::Found),
+                origin: node.origin.clone(),
+                interpolations,
+            });
+            return;
+        }
+        _ => {}
+    }
+    for &b in &node.branches {
+        walk(ex, b, &layer, &level, out);
+    }
+}
+
+/// The merged value recorded on the nearest ancestor that was merged in.
+fn merged_after(ex: &Explanation, mut id: NodeId) -> Option<Value> {
+    while let Some(p) = ex.node(id).parent() {
+        if let Some(m) = &ex.node(id).merged {
+            return Some(m.clone());
+        }
+        if matches!(ex.node(p).kind, NodeKind::Merge { .. }) {
+            return None;
+        }
+        id = p;
+    }
+    None
+}
+
+fn collect_interpolations(ex: &Explanation, id: NodeId, out: &mut Vec<Interpolation>) {
+    let node = ex.node(id);
+    if let NodeKind::Interpolate(subject) = &node.kind {
+        let nested = node
+            .branches
+            .iter()
+            .filter_map(|&b| match &ex.node(b).kind {
+                NodeKind::Search { key, meta: false } => Some(key.clone()),
+                _ => None,
+            })
+            .collect();
+        out.push(Interpolation { subject: subject.clone(), tokens: node.tokens.clone(), nested });
+    }
+    for &b in &node.branches {
+        if !matches!(ex.node(b).kind, NodeKind::Search { .. }) {
+            collect_interpolations(ex, b, out);
+        }
+    }
+}
+
+/// One segment of the path to a leaf: a hash key or an array index.
+pub type Segment = Value;
+
+/// Where one leaf of a result came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafSource {
+    /// The path to the leaf in the result (empty for a scalar result).
+    pub path: Vec<Segment>,
+    /// The data file (absolute).
+    pub file: String,
+    /// Its position in the file.
+    pub at: Position,
+}
+
+/// For every leaf of `result`, the highest-priority place that holds an
+/// equal leaf at the same place (array elements are matched by value, since
+/// merges move them).
+pub fn leaf_sources(steps: &[Step], result: &Value) -> Vec<LeafSource> {
+    let found: Vec<(&Value, &crate::explain::Origin)> =
+        steps.iter().filter_map(|s| Some((s.value.as_ref()?, s.origin.as_ref()?))).collect();
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    leaves(result, &mut path, &mut |path, leaf| {
+        for (value, origin) in &found {
+            if let Some(at) = locate(value, &origin.spans, path, leaf) {
+                out.push(LeafSource { path: path.to_vec(), file: origin.file.clone(), at });
+                return;
+            }
+        }
+    });
+    out
+}
+
+fn leaves(v: &Value, path: &mut Vec<Segment>, f: &mut dyn FnMut(&[Segment], &Value)) {
+    match v {
+        Value::Hash(h) if !h.is_empty() => {
+            for (k, c) in h {
+                path.push(k.clone());
+                leaves(c, path, f);
+                path.pop();
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, c) in a.iter().enumerate() {
+                path.push(Value::Integer(i as i128));
+                leaves(c, path, f);
+                path.pop();
+            }
+        }
+        leaf => f(path, leaf),
+    }
+}
+
+/// Follows `path` through a found value (array indexes by the element the
+/// result has there) to a leaf equal to `leaf`.
+fn locate(value: &Value, spans: &Spans, path: &[Segment], leaf: &Value) -> Option<Position> {
+    let Some((seg, rest)) = path.split_first() else {
+        return (value == leaf).then_some(spans.at);
+    };
+    match value {
+        // A unique merge wraps a scalar in an array.
+        v if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => Some(spans.at),
+        Value::Hash(h) => {
+            let i = h.get_index_of(seg)?;
+            let child = spans.children.get(i).cloned().unwrap_or(Spans { at: spans.at, children: Vec::new() });
+            locate(&h[i], &child, rest, leaf)
+        }
+        // Array elements are found by value: merges move them, and a unique
+        // merge flattens nested arrays.
+        Value::Array(a) => a.iter().enumerate().find_map(|(i, e)| {
+            let child = spans.children.get(i).cloned().unwrap_or(Spans { at: spans.at, children: Vec::new() });
+            locate(e, &child, rest, leaf).or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, &child, path, leaf)).flatten())
+        }),
+        _ => None,
+    }
+}
+
+/// A trap a lookup fell into.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// What kind (`undefined-variable`, `empty-path-segment`, `knockout`,
+    /// `yaml-reading`, `lookup-options-pattern`).
+    pub kind: &'static str,
+    /// What happened, in words.
+    pub message: String,
+}
+
+/// The traps in an answer: undefined variables, paths with a missing fact,
+/// knockouts that did not reach every level, surprising YAML scalars, and
+/// `lookup_options` patterns that nearly matched the key.
+pub fn warnings(answer: &Answer, patterns: &[String], key: &str) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let Some(ex) = &answer.explanation else { return out };
+    let steps = merge_steps(ex);
+    let mut seen = Vec::new();
+    let mut push = |kind, message: String| {
+        if !seen.contains(&message) {
+            seen.push(message.clone());
+            out.push(Warning { kind, message });
+        }
+    };
+    for step in &steps {
+        for t in step.tokens.iter().filter(|t| t.undefined) {
+            push(
+                "empty-path-segment",
+                format!("The path of \"{}\" became {}: {} is not defined, so it became an empty string.", step.level, step.path, t.text),
+            );
+        }
+        let undefined = step.tokens.iter().any(|t| t.undefined);
+        if !undefined && step.tokens.iter().any(|t| t.result.is_empty()) && (step.path.contains("//") || step.path.contains("/.")) {
+            push("empty-path-segment", format!("The path of \"{}\" became {}, with an empty segment: a fact is missing?", step.level, step.path));
+        }
+        for i in &step.interpolations {
+            for t in i.tokens.iter().filter(|t| t.undefined) {
+                push("undefined-variable", format!("{} in \"{}\" is not defined (a typo?): it became an empty string.", t.text, i.subject));
+            }
+        }
+        if let Some(origin) = &step.origin {
+            for Surprise { at, reading, .. } in &origin.surprises {
+                push("yaml-reading", format!("{} ({}, line {}).", reading, origin.file, at.line));
+            }
+        }
+    }
+    if let (Some(prefix), Ok(result)) = (knockout_prefix(ex), &answer.result) {
+        knockouts(&steps, &prefix, result, &mut push);
+    }
+    if answer.options.is_none() {
+        for p in patterns {
+            if near_miss(p, key) {
+                push("lookup-options-pattern", format!("The lookup_options pattern {p} looks meant for {key} but does not match it."));
+            }
+        }
+    }
+    out
+}
+
+fn knockout_prefix(ex: &Explanation) -> Option<String> {
+    ex.nodes().iter().find_map(|n| match &n.kind {
+        NodeKind::Merge { options: Some(Value::Hash(o)), .. } => o.get(&Value::from("knockout_prefix")).and_then(|p| p.as_str().map(str::to_string)),
+        _ => None,
+    })
+}
+
+/// A knocked-out element that is in the result all the same: the knockout
+/// only removed it from the next level down.
+fn knockouts(steps: &[Step], prefix: &str, result: &Value, push: &mut dyn FnMut(&'static str, String)) {
+    let mut in_result = Vec::new();
+    leaves(result, &mut Vec::new(), &mut |_, leaf| in_result.push(leaf.clone()));
+    for step in steps.iter().filter(|s| s.outcome == StepOutcome::Found) {
+        let mut marks = Vec::new();
+        leaves(step.written.as_ref().or(step.value.as_ref()).unwrap_or(&Value::Undef), &mut Vec::new(), &mut |_, l| {
+            if let Some(item) = l.as_str().and_then(|s| s.strip_prefix(prefix)).filter(|i| !i.is_empty()) {
+                marks.push(item.to_string());
+            }
+        });
+        for item in marks {
+            if in_result.contains(&Value::String(item.clone())) {
+                push(
+                    "knockout",
+                    format!("{prefix}{item} in {} removed {item} only from the next level down that has the key; a level below that brings it back.", step.path),
+                );
+            }
+        }
+    }
+}
+
+/// A pattern that starts like the key (its literal prefix is the key's
+/// start) or matches it but for case.
+fn near_miss(pattern: &str, key: &str) -> bool {
+    let body = pattern.trim_start_matches('^');
+    let literal: String = body.chars().take_while(|c| c.is_alphanumeric() || *c == ':' || *c == '_').collect();
+    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::lookup_options::ruby_regex_to_rust(pattern))).is_ok_and(|r| r.is_match(key));
+    insensitive || (literal.len() >= 4 && literal.contains("::") && key.starts_with(&literal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Document;
+    use crate::Hiera;
+
+    fn example(name: &str) -> (Hiera, Document) {
+        let path = format!("{}/../www/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap();
+        (Hiera::new(doc.files(), doc.node()), doc)
+    }
+
+    fn answer(name: &str, index: usize) -> (Answer, Vec<Step>) {
+        let (hiera, doc) = example(name);
+        let answer = hiera.lookup(&doc.lookups[index].request(true).unwrap());
+        let steps = merge_steps(answer.explanation.as_ref().unwrap());
+        (answer, steps)
+    }
+
+    #[test]
+    fn site_users_deep_merge_steps_and_leaf_sources() {
+        let (a, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
+        let outcomes: Vec<&str> = steps.iter().map(|s| s.outcome.as_str()).collect();
+        assert_eq!(outcomes, ["found", "found"]);
+        assert_eq!(steps[0].tokens[0].text, "%{facts.group}");
+        assert_eq!(steps[0].tokens[0].result, "ops");
+        let result = a.result.unwrap();
+        assert_eq!(steps.last().unwrap().merged.as_ref(), Some(&result));
+        let sources = leaf_sources(&steps, &result);
+        let bob_shell = sources.iter().find(|l| l.path == [Value::from("bob"), Value::from("shell")]).unwrap();
+        assert!(bob_shell.file.ends_with("data/common.yaml"), "{bob_shell:?}");
+        let bob_uid = sources.iter().find(|l| l.path == [Value::from("bob"), Value::from("uid")]).unwrap();
+        assert!(bob_uid.file.ends_with("data/groups/ops.yaml"), "{bob_uid:?}");
+    }
+
+    #[test]
+    fn a_knockout_that_does_not_reach_every_level_is_a_warning() {
+        let (a, _) = answer("07-knockout-three-levels.yaml", 1);
+        assert!(warnings(&a, &[], "").iter().any(|w| w.kind == "knockout"));
+        let (a, _) = answer("07-knockout-three-levels.yaml", 0);
+        assert!(!warnings(&a, &[], "").iter().any(|w| w.kind == "knockout"));
+    }
+
+    #[test]
+    fn unique_merge_leaves_come_from_wrapped_scalars_too() {
+        let (a, steps) = answer("02-unique-merge.yaml", 0);
+        let sources = leaf_sources(&steps, &a.result.unwrap());
+        assert!(sources[0].file.ends_with("data/location/pdx.yaml"));
+        assert_eq!(sources.len(), 3);
+    }
+
+    #[test]
+    fn interpolations_name_their_nested_lookups() {
+        let (_, steps) = answer("26-interpolate-lookup.yaml", 1);
+        let found = steps.iter().find(|s| s.outcome == StepOutcome::Found).unwrap();
+        assert_eq!(found.interpolations.len(), 1);
+        assert!(!found.interpolations[0].nested.is_empty());
+        assert_eq!(found.interpolations[0].tokens[0].method, "lookup");
+    }
+
+    #[test]
+    fn traps_undefined_variables_missing_facts_and_yaml_readings() {
+        let doc = Document::from_yaml(
+            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Nodes\n        path: \"nodes/%{facts.missing}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    app::motd: \"Hello %{facts.rol}\"\n    app::mode: 0755\n    app::opts: {enabled: yes}\n",
+        )
+        .unwrap();
+        let hiera = Hiera::new(doc.files(), doc.node());
+        let ask = |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
+        let kinds = |a: &Answer| warnings(a, &[], "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
+        assert_eq!(kinds(&ask("app::motd")), ["empty-path-segment", "undefined-variable"]);
+        assert!(kinds(&ask("app::mode")).contains(&"yaml-reading"));
+        assert!(kinds(&ask("app::opts")).contains(&"yaml-reading"));
+        let patterns = vec!["^app::.*_hosts$".to_string()];
+        let w = warnings(&ask("app::motd"), &patterns, "app::motd");
+        assert!(w.iter().any(|w| w.kind == "lookup-options-pattern"));
+    }
+}
