@@ -38,6 +38,7 @@ pub mod lookup_options;
 pub mod merge;
 pub mod playground;
 pub mod scope;
+pub mod share;
 pub mod steps;
 pub mod types;
 pub mod value;
