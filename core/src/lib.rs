@@ -54,7 +54,7 @@ use data::DataFile;
 use fs::Files;
 use scope::Scope;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// Where Puppet reads `strict` from.

@@ -12,7 +12,7 @@ use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
 use crate::value::{Hash, Value};
 use crate::Hiera;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// What to look up, with `puppet lookup`'s options.
@@ -117,7 +117,8 @@ pub(crate) struct Run<'h> {
     options: HashMap<Option<String>, Option<Rc<Compiled>>>,
     module_default_options: HashMap<String, Option<Rc<Compiled>>>,
     global_options: Option<Option<Hash>>,
-    env_options: Option<Option<Hash>>,
+    env_options: Option<Option<Rc<Hash>>>,
+    env_compiled: Option<Option<Rc<Compiled>>>,
     providers: HashMap<ProviderKey, Option<Provider>>,
     locals: Vec<(String, Value)>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
@@ -147,11 +148,12 @@ impl<'h> Run<'h> {
             names: Vec::new(),
             top_key: String::new(),
             module_name: None,
-            options: HashMap::new(),
-            module_default_options: HashMap::new(),
+            options: HashMap::default(),
+            module_default_options: HashMap::default(),
             global_options: None,
             env_options: None,
-            providers: HashMap::new(),
+            env_compiled: None,
+            providers: HashMap::default(),
             locals: Vec::new(),
             recorder: None,
             depth: 0,
@@ -393,9 +395,11 @@ impl<'h> Run<'h> {
         let Some(module) = self.module_name.clone() else { return Ok(None) };
         let key = ProviderKey::Module(module.clone());
         if self.provider(&key)?.is_none() {
-            let exists = self.module_dir(&module).is_some();
-            if let Some(ex) = self.ex.as_mut() {
-                ex.module_not_found(&module, exists);
+            if self.ex.is_some() {
+                let exists = self.module_dir(&module).is_some();
+                if let Some(ex) = self.ex.as_mut() {
+                    ex.module_not_found(&module, exists);
+                }
             }
             return Ok(None);
         }
@@ -424,31 +428,25 @@ impl<'h> Run<'h> {
     /// `DataHashFunctionProvider#unchecked_key_lookup`.
     fn level_lookup(&mut self, level: &LevelProvider, lk: &LookupKey, strategy: &Strategy) -> Found {
         let kind = || NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
-        self.with(kind, |run| {
-            let locations: Vec<Option<&Location>> = match &level.locations {
-                None => vec![None],
-                Some(ls) => ls.iter().map(Some).collect(),
-            };
-            run.merge_lookup(strategy, &locations, |run, loc| match loc {
-                None => run.data_value(level, None, lk),
-                Some(l) => {
-                    let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
-                    run.with(kind, |run| {
+        self.with(kind, |run| match &level.locations {
+            None => run.merge_lookup(strategy, &[()], |run, _| run.data_value(level, None, lk)),
+            Some(locations) => run.merge_lookup(strategy, locations, |run, l| {
+                let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
+                run.with(kind, |run| {
+                    if let Some(ex) = run.ex.as_mut() {
+                        let id = ex.current();
+                        ex.node_mut(id).tokens = l.tokens.clone();
+                    }
+                    if l.exists {
+                        run.data_value(level, Some(l), lk)
+                    } else {
                         if let Some(ex) = run.ex.as_mut() {
-                            let id = ex.current();
-                            ex.node_mut(id).tokens = l.tokens.clone();
+                            ex.set_event(Event::LocationNotFound);
                         }
-                        if l.exists {
-                            run.data_value(level, Some(l), lk)
-                        } else {
-                            if let Some(ex) = run.ex.as_mut() {
-                                ex.set_event(Event::LocationNotFound);
-                            }
-                            Ok(None)
-                        }
-                    })
-                }
-            })
+                        Ok(None)
+                    }
+                })
+            }),
         })
     }
 
@@ -723,36 +721,36 @@ impl<'h> Run<'h> {
         let key = LookupKey::parse(LOOKUP_OPTIONS)?;
         let r = self.with(|| NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true }, |run| {
             let hash = Strategy::of(Kind::Hash);
-            let mut opts = run.env_lookup_options(&key, &hash)?;
-            if let Some(m) = module {
-                if let std::collections::hash_map::Entry::Vacant(e) = run.options.entry(None) {
-                    e.insert(compile(opts.as_ref())?);
+            let env_opts = run.env_lookup_options(&key, &hash)?;
+            // The environment's options compile once; most modules add none.
+            let env_compiled = match &run.env_compiled {
+                Some(c) => c.clone(),
+                None => {
+                    let c = compile(env_opts.as_deref())?;
+                    run.env_compiled = Some(c.clone());
+                    c
                 }
-                if let Some((found, _)) = run.lookup_in_module(&key, &hash)? {
-                    let module_opts = lookup_options::validate(found, Some(m))?;
-                    opts = match opts {
-                        None => Some(module_opts),
-                        Some(env_opts) => {
-                            let sources = ["Global and Environment".to_string(), format!("Module {m}")];
-                            let merged = run.merge_lookup(&hash, &sources, |run, name| {
-                                let v = Value::Hash(if name == &sources[0] { env_opts.clone() } else { module_opts.clone() });
-                                run.with(|| NodeKind::Scope(name.clone()), |run| {
-                                    let id = run.found(LOOKUP_OPTIONS, &v);
-                                    Ok(Some((v, id)))
-                                })
-                            })?;
-                            merged.and_then(|(v, _)| v.as_hash().cloned())
-                        }
-                    };
-                }
-            }
-            compile(opts.as_ref())
+            };
+            let Some(m) = module else { return Ok(env_compiled) };
+            run.options.entry(None).or_insert_with(|| env_compiled.clone());
+            let Some((found, _)) = run.lookup_in_module(&key, &hash)? else { return Ok(env_compiled) };
+            let module_opts = lookup_options::validate(found, Some(m))?;
+            let Some(env_opts) = env_opts else { return compile(Some(&module_opts)) };
+            let sources = ["Global and Environment".to_string(), format!("Module {m}")];
+            let merged = run.merge_lookup(&hash, &sources, |run, name| {
+                let v = Value::Hash(if name == &sources[0] { (*env_opts).clone() } else { module_opts.clone() });
+                run.with(|| NodeKind::Scope(name.clone()), |run| {
+                    let id = run.found(LOOKUP_OPTIONS, &v);
+                    Ok(Some((v, id)))
+                })
+            })?;
+            compile(merged.and_then(|(v, _)| v.as_hash().cloned()).as_ref())
         });
         self.top_key = saved;
         r
     }
 
-    fn env_lookup_options(&mut self, key: &LookupKey, hash: &Strategy) -> Result<Option<Hash>, Error> {
+    fn env_lookup_options(&mut self, key: &LookupKey, hash: &Strategy) -> Result<Option<Rc<Hash>>, Error> {
         if let Some(o) = &self.env_options {
             return Ok(o.clone());
         }
@@ -776,6 +774,7 @@ impl<'h> Run<'h> {
                 hash.merge(&mut g, Value::Hash(e))?.as_hash().cloned()
             }
         };
+        let merged = merged.map(Rc::new);
         self.env_options = Some(merged.clone());
         Ok(merged)
     }
@@ -815,6 +814,9 @@ impl<'h> Run<'h> {
     /// Interpolates every string in a value (hash keys too). `cfg` is the
     /// hiera.yaml being resolved, which Puppet names in interpolation errors.
     fn interpolate(&mut self, value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        if !has_interpolation(&value) {
+            return Ok(value);
+        }
         match value {
             Value::String(s) if s.contains("%{") => self.interpolate_string(s, allow_methods, cfg),
             Value::Array(a) => a.into_iter().map(|v| self.interpolate(v, allow_methods, cfg)).collect::<Result<_, _>>().map(Value::Array),
@@ -975,6 +977,16 @@ impl<'h> Run<'h> {
             }
             Ok(Some(value))
         })
+    }
+}
+
+/// True when some string in the value (hash keys too) has a `%{`.
+fn has_interpolation(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains("%{"),
+        Value::Array(a) => a.iter().any(has_interpolation),
+        Value::Hash(h) => h.iter().any(|(k, v)| has_interpolation(k) || has_interpolation(v)),
+        _ => false,
     }
 }
 

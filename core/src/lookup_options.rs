@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::value::{Hash, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The options that apply to keys: by exact key, then by pattern.
 #[derive(Debug, Default)]
