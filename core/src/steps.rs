@@ -233,6 +233,76 @@ fn locate(value: &Value, spans: &Spans, path: &[Segment], leaf: &Value) -> Optio
     }
 }
 
+/// What one step did to the merged value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// This level brought a new key or element.
+    Added(Vec<Segment>, Value),
+    /// This level's value was not used: a higher level's wins.
+    Kept(Vec<Segment>, Value),
+    /// An element that was in the merged value is gone (knocked out).
+    Removed(Vec<Segment>, Value),
+}
+
+/// What merging a step's value into the value before it changed. Merges run
+/// from the most specific level down, so a later step adds what is new and
+/// loses where a higher level already set a value.
+pub fn changes(before: Option<&Value>, found: &Value, after: &Value) -> Vec<Change> {
+    let mut out = Vec::new();
+    match before {
+        None => out.push(Change::Added(Vec::new(), after.clone())),
+        Some(before) => diff(before, found, after, &mut Vec::new(), &mut out),
+    }
+    out
+}
+
+fn diff(before: &Value, found: &Value, after: &Value, path: &mut Vec<Segment>, out: &mut Vec<Change>) {
+    match (before, found, after) {
+        (Value::Hash(b), Value::Hash(f), Value::Hash(a)) => {
+            for (k, fv) in f {
+                path.push(k.clone());
+                match (b.get(k), a.get(k)) {
+                    (None, Some(av)) => out.push(Change::Added(path.clone(), av.clone())),
+                    (Some(bv), Some(av)) => diff(bv, fv, av, path, out),
+                    _ => {}
+                }
+                path.pop();
+            }
+            for (k, bv) in b {
+                if !a.contains_key(k) {
+                    path.push(k.clone());
+                    out.push(Change::Removed(path.clone(), bv.clone()));
+                    path.pop();
+                }
+            }
+        }
+        (Value::Array(b), _, Value::Array(a)) => {
+            let found_items: Vec<&Value> = match found {
+                Value::Array(f) => f.iter().collect(),
+                f => vec![f],
+            };
+            for item in a.iter().filter(|i| !b.contains(i)) {
+                out.push(Change::Added(path.clone(), item.clone()));
+            }
+            for item in found_items.into_iter().filter(|i| b.contains(i) && a.contains(i)) {
+                out.push(Change::Kept(path.clone(), item.clone()));
+            }
+            for item in b.iter().filter(|i| !a.contains(i)) {
+                out.push(Change::Removed(path.clone(), item.clone()));
+            }
+            // This level's own elements that a knockout above kept out.
+            if let Value::Array(f) = found {
+                for item in f.iter().filter(|i| !a.contains(i) && !b.contains(i)) {
+                    out.push(Change::Removed(path.clone(), item.clone()));
+                }
+            }
+        }
+        (b, f, a) if b == a && f != a => out.push(Change::Kept(path.clone(), f.clone())),
+        (b, _, a) if b != a => out.push(Change::Added(path.clone(), a.clone())),
+        _ => {}
+    }
+}
+
 /// A trap a lookup fell into.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Warning {
@@ -364,6 +434,18 @@ mod tests {
         assert!(bob_shell.file.ends_with("data/common.yaml"), "{bob_shell:?}");
         let bob_uid = sources.iter().find(|l| l.path == [Value::from("bob"), Value::from("uid")]).unwrap();
         assert!(bob_uid.file.ends_with("data/groups/ops.yaml"), "{bob_uid:?}");
+    }
+
+    #[test]
+    fn changes_show_what_each_level_added_kept_and_removed() {
+        let (_, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
+        let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
+        assert!(c.contains(&Change::Added(vec![Value::from("bob"), Value::from("shell")], Value::from("/bin/bash"))));
+        assert!(c.contains(&Change::Kept(vec![Value::from("bob"), Value::from("uid")], Value::Integer(501))));
+        assert!(c.contains(&Change::Added(vec![Value::from("ash")], steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone())));
+        let (_, steps) = answer("07-knockout-three-levels.yaml", 1);
+        let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
+        assert!(c.contains(&Change::Removed(vec![], Value::from("--telnet"))), "{c:?}");
     }
 
     #[test]
