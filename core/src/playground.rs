@@ -78,6 +78,13 @@ pub struct Evaluation {
     pub explain: String,
     /// The trace.
     pub explanation: Option<Explanation>,
+    /// The steps of the search, with the merged value after each.
+    pub steps: Vec<crate::steps::Step>,
+    /// The `lookup_options` that applied, and whether a merge given with
+    /// the lookup overrode them.
+    pub options: Option<crate::lookup::AppliedOptions>,
+    /// The traps the lookup fell into.
+    pub warnings: Vec<crate::steps::Warning>,
 }
 
 /// Where a value was found: a hierarchy level and its data file.
@@ -188,6 +195,10 @@ impl Playground {
             Err(e) => crate::Answer { result: Err(e), explanation: None, options: None },
         };
         let explain = answer.explain_text();
+        let key = lookup.keys.first().map(String::as_str).unwrap_or("");
+        let warnings = crate::steps::warnings(&answer, key);
+        let steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
+        let options = answer.options.clone();
         let outcome = match answer.result {
             Ok(value) => match render(&value) {
                 Ok(r) => Outcome::Found(r),
@@ -195,7 +206,7 @@ impl Playground {
             },
             Err(e) => Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message },
         };
-        Evaluation { outcome, explain, explanation: answer.explanation }
+        Evaluation { outcome, explain, explanation: answer.explanation, steps, options, warnings }
     }
 
     fn place(&self, e: &Error) -> Option<Place> {

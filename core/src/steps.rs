@@ -316,9 +316,10 @@ pub struct Warning {
 /// The traps in an answer: undefined variables, paths with a missing fact,
 /// knockouts that did not reach every level, surprising YAML scalars, and
 /// `lookup_options` patterns that nearly matched the key.
-pub fn warnings(answer: &Answer, patterns: &[String], key: &str) -> Vec<Warning> {
+pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
     let mut out = Vec::new();
     let Some(ex) = &answer.explanation else { return out };
+    let patterns = option_patterns(ex);
     let steps = merge_steps(ex);
     let mut seen = Vec::new();
     let mut push = |kind, message: String| {
@@ -353,9 +354,26 @@ pub fn warnings(answer: &Answer, patterns: &[String], key: &str) -> Vec<Warning>
         knockouts(&steps, &prefix, result, &mut push);
     }
     if answer.options.is_none() {
-        for p in patterns {
+        for p in &patterns {
             if near_miss(p, key) {
                 push("lookup-options-pattern", format!("The lookup_options pattern {p} looks meant for {key} but does not match it."));
+            }
+        }
+    }
+    out
+}
+
+/// The regexp keys of the `lookup_options` the trace found.
+fn option_patterns(ex: &Explanation) -> Vec<String> {
+    let mut out = Vec::new();
+    for n in ex.nodes() {
+        if let Some(Event::Found { key, value: Value::Hash(h) }) = &n.event {
+            if key == "lookup_options" {
+                for k in h.keys().filter_map(Value::as_str).filter(|k| k.starts_with('^')) {
+                    if !out.iter().any(|p: &String| p == k) {
+                        out.push(k.to_string());
+                    }
+                }
             }
         }
     }
@@ -451,9 +469,9 @@ mod tests {
     #[test]
     fn a_knockout_that_does_not_reach_every_level_is_a_warning() {
         let (a, _) = answer("07-knockout-three-levels.yaml", 1);
-        assert!(warnings(&a, &[], "").iter().any(|w| w.kind == "knockout"));
+        assert!(warnings(&a, "").iter().any(|w| w.kind == "knockout"));
         let (a, _) = answer("07-knockout-three-levels.yaml", 0);
-        assert!(!warnings(&a, &[], "").iter().any(|w| w.kind == "knockout"));
+        assert!(!warnings(&a, "").iter().any(|w| w.kind == "knockout"));
     }
 
     #[test]
@@ -476,17 +494,16 @@ mod tests {
     #[test]
     fn traps_undefined_variables_missing_facts_and_yaml_readings() {
         let doc = Document::from_yaml(
-            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Nodes\n        path: \"nodes/%{facts.missing}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    app::motd: \"Hello %{facts.rol}\"\n    app::mode: 0755\n    app::opts: {enabled: yes}\n",
+            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Nodes\n        path: \"nodes/%{facts.missing}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    lookup_options:\n      '^app::.*_hosts$': {merge: unique}\n    app::motd: \"Hello %{facts.rol}\"\n    app::mode: 0755\n    app::opts: {enabled: yes}\n",
         )
         .unwrap();
         let hiera = Hiera::new(doc.files(), doc.node());
         let ask = |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
-        let kinds = |a: &Answer| warnings(a, &[], "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
+        let kinds = |a: &Answer| warnings(a, "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
         assert_eq!(kinds(&ask("app::motd")), ["empty-path-segment", "undefined-variable"]);
         assert!(kinds(&ask("app::mode")).contains(&"yaml-reading"));
         assert!(kinds(&ask("app::opts")).contains(&"yaml-reading"));
-        let patterns = vec!["^app::.*_hosts$".to_string()];
-        let w = warnings(&ask("app::motd"), &patterns, "app::motd");
+        let w = warnings(&ask("app::motd"), "app::motd");
         assert!(w.iter().any(|w| w.kind == "lookup-options-pattern"));
     }
 }

@@ -2,6 +2,8 @@
 // dependencies into one ES module that the page imports lazily (see editor.js), so
 // the wasm app never waits for it.
 import { EditorView, basicSetup } from "codemirror";
+import { Decoration } from "@codemirror/view";
+import { StateEffect, StateField } from "@codemirror/state";
 import { Annotation, Compartment } from "@codemirror/state";
 import { oneDark } from "@codemirror/theme-one-dark";
 import { yaml } from "@codemirror/lang-yaml";
@@ -9,6 +11,18 @@ import { lintGutter, setDiagnostics } from "@codemirror/lint";
 
 // Marks transactions that come from the app, so they are not echoed back as edits.
 const fromApp = Annotation.define();
+
+// The line a source link points at, highlighted until the text changes.
+const highlightLine = StateEffect.define();
+const revealed = Decoration.line({ attributes: { class: "cm-revealed", "data-testid": "revealed-line" } });
+const highlightField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) if (e.is(highlightLine)) return Decoration.set([revealed.range(e.value)]);
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
 
 // The page is dark when <html data-theme="dark">, or with the system's dark
 // scheme unless data-theme="light"; the editor follows.
@@ -55,6 +69,17 @@ class Handle {
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
   }
 
+  /** Scrolls to a line (1-based), puts the cursor there and highlights it. */
+  revealLine(line) {
+    const doc = this.view.state.doc;
+    const at = doc.line(Math.min(Math.max(line, 1), doc.lines));
+    this.view.dispatch({
+      selection: { anchor: at.from },
+      effects: [EditorView.scrollIntoView(at.from, { y: "center" }), highlightLine.of(at.from)],
+      annotations: fromApp.of(true),
+    });
+  }
+
   destroy() {
     for (const t of themes) if (t.view === this.view) themes.delete(t);
     this.view.destroy();
@@ -74,6 +99,7 @@ export function mount(host, text, onChange) {
     extensions: [
       basicSetup,
       yaml(),
+      highlightField,
       theme.of(isDark() ? oneDark : []),
       EditorView.lineWrapping,
       lintGutter(),

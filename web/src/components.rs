@@ -7,3 +7,4 @@ pub mod key_browser;
 pub mod lookups;
 pub mod node_panel;
 pub mod toolbar;
+pub mod why;

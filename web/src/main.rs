@@ -17,6 +17,7 @@ use components::key_browser::KeyBrowser;
 use components::lookups::Lookups;
 use components::node_panel::NodePanel;
 use components::toolbar::Toolbar;
+use components::why::Why;
 use hiera_core::case::Document;
 use state::{Action, Notice, State};
 use wasm_bindgen_futures::spawn_local;
@@ -50,6 +51,7 @@ fn initial_state() -> State {
 /// The right-hand panel's tabs.
 #[derive(Clone, Copy, PartialEq)]
 enum Tab {
+    Why,
     Explain,
     AllKeys,
 }
@@ -59,7 +61,7 @@ enum Tab {
 fn app() -> Html {
     let state = use_reducer(initial_state);
     let examples = use_state(Vec::<AttrValue>::new);
-    let tab = use_state(|| Tab::Explain);
+    let tab = use_state(|| Tab::Why);
     let theme = use_state(|| browser::load(browser::THEME).unwrap_or_default());
 
     // The gallery's list ships with the page.
@@ -158,7 +160,13 @@ fn app() -> Html {
     drop(doc);
     let keys = Rc::new(state.engine().data_keys());
     let selected_label = state.selected.and_then(|i| lookups.get(i)).map(|l| AttrValue::from(l.key_label()));
-    let explain_text = state.selected.and_then(|i| state.results.get(i)).map(|e| e.explain.clone()).unwrap_or_default();
+    let selected_evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
+    let relative = {
+        let state = state.clone();
+        Callback::from(move |p: String| state.engine().relative(&p))
+    };
+    let reveal = dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line));
+    let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     let resolved = if *tab == Tab::AllKeys { Rc::new(state.engine().resolved_keys()) } else { Rc::default() };
     let open_text = state.open_text();
 
@@ -191,7 +199,7 @@ fn app() -> Html {
                     if let (Some(path), Some(text)) = (state.open_file.clone(), open_text) {
                         <h2 class="file-title"><code>{ path.clone() }</code></h2>
                         // One editor per file, so undo history never crosses files.
-                        <Editor key={path} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} />
+                        <Editor key={path} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} reveal={reveal_line} />
                     } else {
                         <p class="muted empty-editor">{ "Open a file from the list, or create one." }</p>
                     }
@@ -199,14 +207,19 @@ fn app() -> Html {
                 <section class="pane results">
                     <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys} dispatch={dispatch.clone()} />
                     <div class="tabs" role="tablist">
+                        { tab_button(Tab::Why, "Why", "tab-why") }
                         { tab_button(Tab::Explain, "Explain", "tab-explain") }
                         { tab_button(Tab::AllKeys, "All keys", "tab-all-keys") }
                     </div>
-                    if *tab == Tab::Explain {
-                        <Explain key_label={selected_label} text={AttrValue::from(explain_text)} />
-                    } else {
-                        <KeyBrowser keys={resolved} {open_file} />
-                    }
+                    <div class="tab-body">
+                        {
+                            match *tab {
+                                Tab::Why => html! { <Why evaluation={selected_evaluation} relative={relative.clone()} reveal={reveal.clone()} /> },
+                                Tab::Explain => html! { <Explain key_label={selected_label} evaluation={selected_evaluation} {relative} {reveal} /> },
+                                Tab::AllKeys => html! { <KeyBrowser keys={resolved} {open_file} /> },
+                            }
+                        }
+                    </div>
                 </section>
             </main>
         </div>

@@ -49,8 +49,10 @@ pub struct State {
     pub open_file: Option<String>,
     /// The lookup whose explanation is shown.
     pub selected: Option<usize>,
-    /// One evaluation per lookup; only the selected one carries its trace.
-    pub results: Rc<Vec<Evaluation>>,
+    /// One evaluation per lookup, with its trace.
+    pub results: Rc<Vec<Rc<Evaluation>>>,
+    /// A file and line to show in the editor, highlighted.
+    pub reveal: Option<(String, usize)>,
     /// The facts as the user typed them.
     pub facts_text: AttrValue,
     /// Why the facts text is not used, when it cannot be read.
@@ -71,6 +73,7 @@ impl PartialEq for State {
             && self.facts_error == other.facts_error
             && self.format == other.format
             && self.notice == other.notice
+            && self.reveal == other.reveal
     }
 }
 
@@ -80,6 +83,8 @@ pub enum Action {
     Load(Document),
     /// Show a file in the editor.
     OpenFile(String),
+    /// Show a file in the editor with a line highlighted.
+    Reveal(String, usize),
     /// The open file now has this text.
     EditFile(String),
     /// Create a file (or, ending in `/`, a folder) and open it.
@@ -119,6 +124,7 @@ impl State {
             open_file: None,
             selected: None,
             results: Rc::default(),
+            reveal: None,
             facts_text: AttrValue::default(),
             facts_error: None,
             format: Format::Yaml,
@@ -176,17 +182,11 @@ impl State {
         markers
     }
 
-    /// Re-evaluates every lookup, explaining the selected one.
+    /// Re-evaluates every lookup, with its trace: each row shows its warnings.
     fn evaluate(&mut self) {
         self.revision += 1;
         let engine = self.engine.borrow();
-        let results = engine
-            .document()
-            .lookups
-            .iter()
-            .enumerate()
-            .map(|(i, l)| engine.evaluate(l, Some(i) == self.selected))
-            .collect();
+        let results = engine.document().lookups.iter().map(|l| Rc::new(engine.evaluate(l, true))).collect();
         self.results = Rc::new(results);
     }
 
@@ -224,7 +224,14 @@ impl Reducible for State {
         let mut s = (*self).clone();
         match action {
             Action::Load(doc) => s.load(doc),
-            Action::OpenFile(path) => s.open_file = Some(path),
+            Action::OpenFile(path) => {
+                s.open_file = Some(path);
+                s.reveal = None;
+            }
+            Action::Reveal(path, line) => {
+                s.open_file = Some(path.clone());
+                s.reveal = Some((path, line));
+            }
             Action::EditFile(text) => {
                 if let Some(path) = s.open_file.clone() {
                     s.with_engine(|e| e.set_file(&path, &text));
@@ -304,10 +311,7 @@ impl Reducible for State {
                     e.set_lookups(lookups);
                 });
             }
-            Action::Select(i) => {
-                s.selected = Some(i);
-                s.evaluate();
-            }
+            Action::Select(i) => s.selected = Some(i),
             Action::SetFormat(f) => s.format = f,
             Action::Notify(n) => s.notice = Some(n),
             Action::Dismiss => s.notice = None,

@@ -36,6 +36,9 @@ extern "C" {
     #[wasm_bindgen(method, js_name = setMarkers)]
     fn set_markers(this: &View, markers: js_sys::Array);
 
+    #[wasm_bindgen(method, js_name = revealLine)]
+    fn reveal_line(this: &View, line: usize);
+
     #[wasm_bindgen(method)]
     fn destroy(this: &View);
 }
@@ -75,6 +78,9 @@ pub struct EditorProps {
     pub markers: Vec<Marker>,
     /// Gets the whole text after each edit.
     pub onchange: Callback<String>,
+    /// A line (1-based) to scroll to and highlight.
+    #[prop_or_default]
+    pub reveal: Option<usize>,
 }
 
 /// A mounted CodeMirror view and the callback it calls, which must live as long.
@@ -120,6 +126,14 @@ pub fn editor(props: &EditorProps) -> Html {
         use_effect_with(props.text.clone(), move |text| {
             if let Some(mounted) = &*mounted.borrow() {
                 mounted.view.set_text(text);
+            }
+        });
+    }
+    {
+        let mounted = mounted.clone();
+        use_effect_with(props.reveal, move |line| {
+            if let (Some(mounted), Some(line)) = (&*mounted.borrow(), line) {
+                mounted.view.reveal_line(*line);
             }
         });
     }
@@ -182,6 +196,9 @@ async fn mount_when_loaded(
     let props = latest.borrow().clone();
     let view = module.mount(&element, &props.text, &on_change);
     view.set_markers(markers_to_js(&props.markers));
+    if let Some(line) = props.reveal {
+        view.reveal_line(line);
+    }
     *mounted.borrow_mut() = Some(Mounted {
         view,
         _on_change: on_change,

@@ -16,7 +16,7 @@ pub struct LookupsProps {
     /// The lookups.
     pub lookups: Vec<CaseLookup>,
     /// Their results, in the same order.
-    pub results: std::rc::Rc<Vec<Evaluation>>,
+    pub results: std::rc::Rc<Vec<std::rc::Rc<Evaluation>>>,
     /// The selected row.
     pub selected: Option<usize>,
     /// How values are shown.
@@ -158,7 +158,7 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
 
     let key_text = if l.key_is_list { l.keys.join(", ") } else { l.keys.first().cloned().unwrap_or_default() };
     let default_text = l.default.as_ref().map(|d| hiera_core::yaml::to_yaml(d).trim_start_matches("--- ").trim_end().to_string()).unwrap_or_default();
-    let result = props.results.get(i);
+    let result = props.results.get(i).map(|r| &**r);
     let (status, value_json, rendered, error) = match result.map(|r| &r.outcome) {
         Some(Outcome::Found(r)) => ("found", Some(r.json.clone()), r.rich.clone(), None),
         Some(Outcome::Failed { message, .. }) => ("error", None, None, Some(message.clone())),
@@ -188,6 +188,11 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
                 </div>
             }
             { result_view(result, props.format) }
+            if let Some(r) = result.filter(|r| !r.warnings.is_empty()) {
+                <ul class="row-warnings">
+                    { for r.warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                </ul>
+            }
         </li>
     }
 }

@@ -1,0 +1,259 @@
+//! "Why is this the value?": the selected lookup's search as steps, one per
+//! place Hiera looked, with what each `%{...}` became, the value found, the
+//! merged value after it and what that step changed; the `lookup_options`
+//! that applied; the traps; and the file and line of every leaf.
+
+use std::time::Duration;
+
+use hiera_core::playground::{Evaluation, Outcome};
+use hiera_core::steps::{changes, leaf_sources, Change, Step};
+use hiera_core::Value;
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+/// Props of [`Why`].
+#[derive(Properties, PartialEq)]
+pub struct WhyProps {
+    /// The selected lookup's evaluation.
+    pub evaluation: Option<std::rc::Rc<Evaluation>>,
+    /// The document path of an absolute path.
+    pub relative: Callback<String, String>,
+    /// Opens a file at a line.
+    pub reveal: Callback<(String, usize)>,
+}
+
+/// A value as compact text.
+fn show(v: &Value) -> String {
+    v.to_json().map(|j| j.to_string()).unwrap_or_else(|_| v.inspect())
+}
+
+fn show_path(path: &[Value]) -> String {
+    if path.is_empty() {
+        return "(the value)".into();
+    }
+    path.iter().map(Value::to_ruby_s).collect::<Vec<_>>().join(".")
+}
+
+/// The steps panel.
+#[function_component(Why)]
+pub fn why(props: &WhyProps) -> Html {
+    let current = use_state(|| usize::MAX);
+    let playing = use_state(|| false);
+    let Some(evaluation) = &props.evaluation else {
+        return html! { <p class="muted">{ "Select a lookup to see how Hiera found its value." }</p> };
+    };
+    let steps = &evaluation.steps;
+    let count = steps.len();
+    // Show every step until the user steps through them.
+    let at = if *current == usize::MAX { count.saturating_sub(1) } else { (*current).min(count.saturating_sub(1)) };
+    let go = {
+        let current = current.clone();
+        move |i: usize| current.set(i)
+    };
+    let prev = {
+        let go = go.clone();
+        Callback::from(move |_: MouseEvent| go(at.saturating_sub(1)))
+    };
+    let next = {
+        let go = go.clone();
+        Callback::from(move |_: MouseEvent| go((at + 1).min(count.saturating_sub(1))))
+    };
+    let play = {
+        let (current, playing) = (current.clone(), playing.clone());
+        Callback::from(move |_: MouseEvent| {
+            if *playing || count == 0 {
+                return;
+            }
+            playing.set(true);
+            let (current, playing) = (current.clone(), playing.clone());
+            spawn_local(async move {
+                for i in 0..count {
+                    current.set(i);
+                    yew::platform::time::sleep(Duration::from_millis(700)).await;
+                }
+                playing.set(false);
+            });
+        })
+    };
+    let onkeydown = {
+        let go = go.clone();
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "ArrowLeft" | "ArrowUp" => {
+                e.prevent_default();
+                go(at.saturating_sub(1));
+            }
+            "ArrowRight" | "ArrowDown" => {
+                e.prevent_default();
+                go((at + 1).min(count.saturating_sub(1)));
+            }
+            _ => {}
+        })
+    };
+    let stepping = *current != usize::MAX;
+    let result = match &evaluation.outcome {
+        Outcome::Found(r) => Some(&r.value),
+        _ => None,
+    };
+    html! {
+        <section class="why" data-testid="why" aria-label="How the value was found">
+            { options_view(evaluation) }
+            if !evaluation.warnings.is_empty() {
+                <ul class="warnings">
+                    { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                </ul>
+            }
+            if count > 0 {
+                <div class="step-controls">
+                    <button type="button" onclick={prev} data-testid="step-prev" disabled={at == 0 && stepping}>{ "◀ Back" }</button>
+                    <span data-testid="step-position">{ if stepping { format!("Step {} of {count}", at + 1) } else { format!("{count} places") } }</span>
+                    <button type="button" onclick={next} data-testid="step-next">{ "Next ▶" }</button>
+                    <button type="button" onclick={play} data-testid="step-play" disabled={*playing}>{ "Play" }</button>
+                </div>
+            } else {
+                <p class="muted">{ "No hierarchy level was searched for this key." }</p>
+            }
+            <ol class="merge-steps" data-testid="merge-steps" tabindex="0" {onkeydown} aria-label="Places searched, most specific first">
+                { for steps.iter().enumerate().map(|(i, s)| {
+                    let before = steps[..i].iter().rev().find_map(|p| p.merged.as_ref());
+                    step_view(i, s, before, stepping && i == at, stepping && i > at, props)
+                }) }
+            </ol>
+            if let Some(value) = result {
+                { sources_view(steps, value, props) }
+            }
+        </section>
+    }
+}
+
+fn options_view(e: &Evaluation) -> Html {
+    let Some(o) = &e.options else { return html! {} };
+    let merge = o.options.get("merge").map(show);
+    let convert = o.options.get("convert_to").map(show);
+    html! {
+        <div class="applied-options" data-testid="applied-options">
+            { "lookup_options from " }<code>{ &o.matched }</code>
+            if let Some(m) = merge {
+                { ": merge " }<code>{ m }</code>
+                if o.merge_overridden { <strong>{ " (overridden by the merge given with this lookup)" }</strong> }
+            }
+            if let Some(c) = convert { { ", convert_to " }<code>{ c }</code> }
+        </div>
+    }
+}
+
+fn template_view(s: &Step) -> Html {
+    // Each %{...} of the path template, marked with what it became.
+    let mut parts = Vec::new();
+    let mut rest = s.template.as_str();
+    for t in &s.tokens {
+        if let Some(i) = rest.find(&t.text) {
+            parts.push(html! { { &rest[..i] } });
+            let title = format!("{} → \"{}\"{}", t.expression, t.result, if t.undefined { " (not defined)" } else { "" });
+            parts.push(html! { <mark class={classes!("token", t.undefined.then_some("undefined"))} title={title}>
+                <span class="token-text">{ &t.text }</span><span class="token-result">{ if t.result.is_empty() { "∅".to_string() } else { t.result.clone() } }</span>
+            </mark> });
+            rest = &rest[i + t.text.len()..];
+        }
+    }
+    parts.push(html! { { rest } });
+    html! { <code class="template">{ for parts }</code> }
+}
+
+fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: bool, props: &WhyProps) -> Html {
+    let file = props.relative.emit(s.path.clone());
+    let outcome_text = match s.outcome.as_str() {
+        "found" => "found the key",
+        "not-found" => "no such file",
+        _ => "file has no such key",
+    };
+    let line = s.origin.as_ref().map(|o| o.spans.at.line as usize).unwrap_or(1);
+    let open = {
+        let (reveal, file) = (props.reveal.clone(), file.clone());
+        Callback::from(move |_: MouseEvent| reveal.emit((file.clone(), line)))
+    };
+    // The first value found is the merged value so far: nothing to compare.
+    let change_list = match (before, &s.value, &s.merged) {
+        (Some(_), Some(found), Some(after)) => changes(before, found, after),
+        _ => Vec::new(),
+    };
+    html! {
+        <li class={classes!("merge-step", s.outcome.as_str(), current.then_some("current"), later.then_some("later"))}
+            data-testid="merge-step" data-path={s.path.clone()} data-outcome={s.outcome.as_str()} aria-current={current.then_some("step")}>
+            <div class="step-head">
+                <span class="step-number">{ i + 1 }</span>
+                <span class="step-level">{ &s.level }</span>
+                <span class="step-layer muted">{ s.layer.split(" (").next().unwrap_or(&s.layer).to_string() }</span>
+                <span class={classes!("step-outcome", s.outcome.as_str())}>{ outcome_text }</span>
+            </div>
+            <div class="step-path">{ template_view(s) }{ " → " }
+                if s.outcome.as_str() == "not-found" { <code>{ &file }</code> }
+                else { <button type="button" class="link" title={format!("Open {file}")} onclick={open}><code>{ &file }</code></button> }
+            </div>
+            if let Some(v) = &s.value {
+                <div class="step-value"><span class="muted">{ "found " }</span><code>{ show(v) }</code></div>
+                { for s.interpolations.iter().map(|ip| html! {
+                    <details class="interpolation">
+                        <summary>{ "interpolated " }<code>{ &ip.subject }</code></summary>
+                        <ul>
+                            { for ip.tokens.iter().map(|t| html! {
+                                <li class={classes!(t.undefined.then_some("undefined"))}>
+                                    <code>{ &t.text }</code>{ format!(" ({}) → ", t.method) }<code>{ format!("\"{}\"", t.result) }</code>
+                                    if t.undefined { <span class="warning-inline">{ " not defined: an empty string" }</span> }
+                                </li>
+                            }) }
+                            { for ip.nested.iter().map(|k| html! { <li>{ "looked up " }<code>{ k }</code>{ " (its own search is in the explanation)" }</li> }) }
+                        </ul>
+                    </details>
+                }) }
+            }
+            if let Some(m) = &s.merged {
+                <div class="step-merged"><span class="muted">{ "merged so far " }</span><code>{ show(m) }</code></div>
+                if !change_list.is_empty() {
+                    <ul class="changes">
+                        { for change_list.iter().map(|c| match c {
+                            Change::Added(p, v) => html! { <li class="added">{ "+ " }{ show_path(p) }{ " " }<code>{ show(v) }</code></li> },
+                            Change::Kept(p, v) => html! { <li class="kept">{ "= " }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ " ignored: a higher level set it" }</li> },
+                            Change::Removed(p, v) => html! { <li class="removed">{ "− " }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ " knocked out" }</li> },
+                        }) }
+                    </ul>
+                }
+            }
+        </li>
+    }
+}
+
+fn sources_view(steps: &[Step], value: &Value, props: &WhyProps) -> Html {
+    let sources = leaf_sources(steps, value);
+    if sources.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="leaf-sources">
+            <h3>{ "Where each part of the value comes from" }</h3>
+            <ul>
+                { for sources.iter().map(|l| {
+                    let file = props.relative.emit(l.file.clone());
+                    let line = l.at.line as usize;
+                    let leaf = value_at(value, &l.path).map(show).unwrap_or_default();
+                    let onclick = { let (reveal, file) = (props.reveal.clone(), file.clone()); Callback::from(move |_: MouseEvent| reveal.emit((file.clone(), line))) };
+                    html! {
+                        <li>
+                            <code>{ show_path(&l.path) }</code>{ " = " }<code>{ leaf }</code>{ " " }
+                            <button type="button" class="link" data-testid="source-link" data-file={file.clone()} data-line={line.to_string()} {onclick}>
+                                { format!("{file}:{line}") }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+fn value_at<'a>(v: &'a Value, path: &[Value]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, seg| match (v, seg) {
+        (Value::Hash(h), k) => h.get(k),
+        (Value::Array(a), Value::Integer(i)) => a.get(usize::try_from(*i).ok()?),
+        _ => None,
+    })
+}
