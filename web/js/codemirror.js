@@ -3,7 +3,7 @@
 // the wasm app never waits for it.
 import { EditorView, basicSetup } from "codemirror";
 import { Decoration } from "@codemirror/view";
-import { StateEffect, StateField } from "@codemirror/state";
+import { EditorState, StateEffect, StateField } from "@codemirror/state";
 import { Annotation, Compartment } from "@codemirror/state";
 import { oneDark } from "@codemirror/theme-one-dark";
 import { yaml } from "@codemirror/lang-yaml";
@@ -90,7 +90,7 @@ class Handle {
  * Mounts an editor showing `text` into `host`; `onChange(text)` gets the whole text
  * after each user edit.
  */
-export function mount(host, text, onChange) {
+export function mount(host, text, onChange, readOnly = false) {
   let queued = false;
   const theme = new Compartment();
   const view = new EditorView({
@@ -100,6 +100,8 @@ export function mount(host, text, onChange) {
       basicSetup,
       yaml(),
       highlightField,
+      EditorState.readOnly.of(readOnly),
+      EditorView.editable.of(!readOnly),
       theme.of(isDark() ? oneDark : []),
       EditorView.lineWrapping,
       lintGutter(),

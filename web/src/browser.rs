@@ -86,3 +86,64 @@ pub fn apply_theme(theme: &str) {
         let _ = if theme.is_empty() { root.remove_attribute("data-theme") } else { root.set_attribute("data-theme", theme) };
     }
 }
+
+/// The page's URL without query or fragment.
+pub fn page_url() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// The URL's fragment, without `#`.
+pub fn fragment() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default().trim_start_matches('#').to_string()
+}
+
+/// The URL's query parameters, without `?`, split at `&`.
+pub fn query() -> Vec<(String, String)> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (k.to_string(), js_sys::decode_uri_component(v).ok().and_then(|v| v.as_string()).unwrap_or_else(|| v.to_string())),
+            None => (p.to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// Removes the fragment from the address bar without reloading.
+pub fn clear_fragment() {
+    if let Some(w) = web_sys::window() {
+        if let Ok(history) = w.history() {
+            let url = format!("{}{}", page_url(), w.location().search().unwrap_or_default());
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        }
+    }
+}
+
+/// Copies text to the clipboard, where the browser allows it.
+pub fn copy(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Tells the embedding page how tall this page is, so the iframe fits.
+pub fn post_height() {
+    let Some(w) = web_sys::window() else { return };
+    let Some(body) = w.document().and_then(|d| d.document_element()) else { return };
+    let height = body.scroll_height();
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"hiera-playground:height".into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    if let Ok(Some(parent)) = w.parent() {
+        if parent != w {
+            let _ = parent.post_message(&message, "*");
+        }
+    }
+}

@@ -19,6 +19,7 @@ use components::node_panel::NodePanel;
 use components::toolbar::Toolbar;
 use components::why::Why;
 use hiera_core::case::Document;
+use hiera_core::share;
 use state::{Action, Notice, State};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -30,9 +31,28 @@ fn welcome() -> Document {
     Document::from_yaml(WELCOME).expect("the welcome example is a valid case file")
 }
 
+/// How the page was opened.
+#[derive(Clone, Debug, PartialEq)]
+enum View {
+    /// The playground, autosaving the visitor's work.
+    Work,
+    /// A shared link: its document is shown, and the visitor's own work is
+    /// not overwritten until they choose to keep this one.
+    Shared,
+    /// `?embed`: a compact view for an iframe.
+    Embed {
+        /// `&readonly`: no editing.
+        readonly: bool,
+        /// `&file=path`: only this file.
+        file: Option<String>,
+        /// `&lookup=N`: only this lookup.
+        lookup: Option<usize>,
+    },
+}
+
 /// The autosaved document, or the welcome example. A saved document that
 /// cannot be read is set aside, never overwritten.
-fn initial_state() -> State {
+fn saved_work() -> State {
     let Some(saved) = browser::load(browser::SAVED_DOCUMENT) else { return State::new(welcome()) };
     match Document::from_yaml(&saved) {
         Ok(doc) => State::new(doc),
@@ -48,6 +68,56 @@ fn initial_state() -> State {
     }
 }
 
+/// What the URL asks for: an embed, a shared link, or the visitor's work.
+fn start() -> (State, View) {
+    let query = browser::query();
+    let has = |k: &str| query.iter().any(|(q, _)| q == k);
+    let param = |k: &str| query.iter().find(|(q, _)| q == k).map(|(_, v)| v.clone());
+    let fragment = browser::fragment();
+    let shared = (!fragment.is_empty()).then(|| share::decode(&fragment));
+    if has("embed") {
+        let (file, lookup) = (param("file"), param("lookup").and_then(|l| l.parse::<usize>().ok()));
+        let mut state = match shared {
+            Some(Ok(s)) => State::shared(s),
+            Some(Err(e)) => State::with_notice(welcome(), &e.to_string()),
+            None => State::new(welcome()),
+        };
+        if let Some(f) = file.as_ref().filter(|f| state.document().files.iter().any(|(p, _)| p == *f)) {
+            state.open_file = Some(f.clone());
+        }
+        if lookup.is_some() {
+            state.selected = lookup;
+        }
+        return (state, View::Embed { readonly: has("readonly"), file, lookup });
+    }
+    match shared {
+        Some(Ok(s)) => {
+            let mut state = State::shared(s);
+            state.notice = Some(Notice {
+                text: "You are looking at a shared playground. Your own work is kept: \"Back to my work\" returns to it, \"Keep this\" makes this your work.".into(),
+                error: false,
+            });
+            (state, View::Shared)
+        }
+        Some(Err(e)) => {
+            browser::clear_fragment();
+            let mut state = saved_work();
+            state.notice = Some(Notice { text: format!("{e} Your own work is shown instead."), error: true });
+            (state, View::Work)
+        }
+        None => (saved_work(), View::Work),
+    }
+}
+
+/// The address of a playground showing `state`.
+fn share_url(state: &State) -> String {
+    let fragment = share::encode(&share::Shared { document: state.document().clone(), open: state.open_file.clone(), selected: state.selected });
+    format!("{}#{fragment}", browser::page_url())
+}
+
+/// Links longer than this are refused: chat tools and mail cut them.
+const MAX_SHARE_URL: usize = 32_000;
+
 /// The right-hand panel's tabs.
 #[derive(Clone, Copy, PartialEq)]
 enum Tab {
@@ -59,7 +129,10 @@ enum Tab {
 /// The whole page.
 #[function_component(App)]
 fn app() -> Html {
-    let state = use_reducer(initial_state);
+    let started = use_memo((), |_| start());
+    let state = use_reducer(|| started.0.clone());
+    let view = use_state(|| started.1.clone());
+    let share_link = use_state(|| None::<String>);
     let examples = use_state(Vec::<AttrValue>::new);
     let tab = use_state(|| Tab::Why);
     let theme = use_state(|| browser::load(browser::THEME).unwrap_or_default());
@@ -75,12 +148,21 @@ fn app() -> Html {
             });
         });
     }
-    // Autosave after every change of the document.
+    // Autosave after every change of the visitor's own work.
     {
-        let state = state.clone();
+        let (state, view) = (state.clone(), view.clone());
         use_effect_with(state.revision, move |_| {
-            if !browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml()) {
+            if *view == View::Work && !browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml()) {
                 web_sys::console::warn_1(&"Could not autosave to localStorage".into());
+            }
+        });
+    }
+    // An embedded page tells its parent how tall it is after every change.
+    {
+        let embedded = matches!(*view, View::Embed { .. });
+        use_effect(move || {
+            if embedded {
+                browser::post_height();
             }
         });
     }
@@ -147,6 +229,43 @@ fn app() -> Html {
             theme.set(next.to_string());
         })
     };
+    let on_share = {
+        let (state, share_link, notify) = (state.clone(), share_link.clone(), notify.clone());
+        Callback::from(move |_| {
+            let url = share_url(&state);
+            if url.len() > MAX_SHARE_URL {
+                share_link.set(None);
+                notify(format!(
+                    "This playground is too large for a link ({} characters; links stop at {MAX_SHARE_URL}). Use Save to share it as a case file.",
+                    url.len()
+                ));
+                return;
+            }
+            browser::copy(&url);
+            share_link.set(Some(url));
+        })
+    };
+    let back_to_work = {
+        let (dispatch, view) = (dispatch.clone(), view.clone());
+        Callback::from(move |_: MouseEvent| {
+            browser::clear_fragment();
+            let work = saved_work();
+            dispatch.emit(Action::Load(work.document().clone()));
+            dispatch.emit(Action::Dismiss);
+            view.set(View::Work);
+        })
+    };
+    let keep_shared = {
+        let (dispatch, view, state) = (dispatch.clone(), view.clone(), state.clone());
+        Callback::from(move |_: MouseEvent| {
+            if browser::load(browser::SAVED_DOCUMENT).is_none() || browser::confirm("Replace your saved work with this playground?") {
+                browser::clear_fragment();
+                browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml());
+                dispatch.emit(Action::Dismiss);
+                view.set(View::Work);
+            }
+        })
+    };
     let on_format = dispatch.reform(Action::SetFormat);
     let on_edit = dispatch.reform(Action::EditFile);
     let open_file = dispatch.reform(Action::OpenFile);
@@ -170,6 +289,30 @@ fn app() -> Html {
     let resolved = if *tab == Tab::AllKeys { Rc::new(state.engine().resolved_keys()) } else { Rc::default() };
     let open_text = state.open_text();
 
+    if let View::Embed { readonly, file, lookup } = &*view {
+        let shown: Vec<String> = paths.iter().filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p)).cloned().collect();
+        let open_link = share_url(&state);
+        return html! {
+            <div class="embed" data-testid="embed">
+                if let Some(n) = &state.notice {
+                    <div class="notice error" role="alert" data-testid="notice">{ &n.text }</div>
+                }
+                <nav class="embed-files" role="tablist" aria-label="Files">
+                    { for shown.iter().map(|p| {
+                        let selected = state.open_file.as_ref() == Some(p);
+                        let onclick = { let (open, p) = (open_file.clone(), p.clone()); Callback::from(move |_: MouseEvent| open.emit(p.clone())) };
+                        html! { <button type="button" role="tab" aria-selected={selected.to_string()} data-testid="file-entry" data-path={p.clone()} {onclick}>{ p.clone() }</button> }
+                    }) }
+                </nav>
+                if let (Some(path), Some(text)) = (state.open_file.clone(), open_text) {
+                    <Editor key={path} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} readonly={*readonly} />
+                }
+                <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys}
+                    dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
+                <a class="open-in-playground" data-testid="open-in-playground" href={open_link} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+            </div>
+        };
+    }
     let tab_button = |t: Tab, label: &str, testid: &str| {
         let onclick = {
             let tab = tab.clone();
@@ -179,7 +322,22 @@ fn app() -> Html {
     };
     html! {
         <div class="playground">
-            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_reset} format={state.format} {on_format} {on_theme} />
+            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
+            if let Some(link) = (*share_link).clone() {
+                <div class="share-bar" data-testid="share-bar">
+                    <label for="share-link">{ "Link to this playground (copied):" }</label>
+                    <input id="share-link" type="text" readonly=true data-testid="share-link" value={link.clone()}
+                        onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
+                    <span class="muted">{ format!("{} characters", link.len()) }</span>
+                    <button type="button" class="icon" aria-label="Close" onclick={{ let s = share_link.clone(); Callback::from(move |_: MouseEvent| s.set(None)) }}>{ "×" }</button>
+                </div>
+            }
+            if *view == View::Shared {
+                <div class="shared-bar" data-testid="shared-bar">
+                    <button type="button" data-testid="back-to-my-work" onclick={back_to_work}>{ "Back to my work" }</button>
+                    <button type="button" data-testid="keep-shared" onclick={keep_shared}>{ "Keep this as my work" }</button>
+                </div>
+            }
             if let Some(n) = &state.notice {
                 <div class={classes!("notice", n.error.then_some("error"))} role="alert" data-testid="notice">
                     <span>{ &n.text }</span>

@@ -134,6 +134,26 @@ impl State {
         state
     }
 
+    /// The page showing a shared link: its document, open file and lookup.
+    pub fn shared(shared: hiera_core::share::Shared) -> State {
+        let mut state = State::new(shared.document);
+        if let Some(open) = shared.open.filter(|o| state.document().files.iter().any(|(p, _)| p == o)) {
+            state.open_file = Some(open);
+        }
+        let count = state.document().lookups.len();
+        if let Some(i) = shared.selected.filter(|i| *i < count) {
+            state.selected = Some(i);
+        }
+        state
+    }
+
+    /// The page showing `doc`, with a problem to tell.
+    pub fn with_notice(doc: Document, text: &str) -> State {
+        let mut state = State::new(doc);
+        state.notice = Some(Notice { text: text.to_string(), error: true });
+        state
+    }
+
     fn load(&mut self, doc: Document) {
         self.facts_text = facts_to_text(&doc.facts).into();
         self.facts_error = None;

@@ -28,6 +28,7 @@ extern "C" {
         host: &HtmlElement,
         text: &str,
         on_change: &Closure<dyn FnMut(String)>,
+        read_only: bool,
     ) -> View;
 
     #[wasm_bindgen(method, js_name = setText)]
@@ -81,6 +82,9 @@ pub struct EditorProps {
     /// A line (1-based) to scroll to and highlight.
     #[prop_or_default]
     pub reveal: Option<usize>,
+    /// Shows the text without letting it be edited.
+    #[prop_or_default]
+    pub readonly: bool,
 }
 
 /// A mounted CodeMirror view and the callback it calls, which must live as long.
@@ -152,7 +156,7 @@ pub fn editor(props: &EditorProps) -> Html {
         });
         html! {
             <textarea class="fallback" spellcheck="false" aria-label="File text"
-                value={props.text.clone()} {oninput} />
+                value={props.text.clone()} {oninput} readonly={props.readonly} />
         }
     });
     html! {
@@ -194,7 +198,7 @@ async fn mount_when_loaded(
         })
     };
     let props = latest.borrow().clone();
-    let view = module.mount(&element, &props.text, &on_change);
+    let view = module.mount(&element, &props.text, &on_change, props.readonly);
     view.set_markers(markers_to_js(&props.markers));
     if let Some(line) = props.reveal {
         view.reveal_line(line);

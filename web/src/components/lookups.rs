@@ -25,6 +25,12 @@ pub struct LookupsProps {
     pub keys: std::rc::Rc<Vec<String>>,
     /// Where actions go.
     pub dispatch: Callback<Action>,
+    /// Shows results only: no editing.
+    #[prop_or_default]
+    pub readonly: bool,
+    /// Shows only this lookup.
+    #[prop_or_default]
+    pub only: Option<usize>,
 }
 
 /// The list of lookups.
@@ -58,9 +64,11 @@ pub fn lookups(props: &LookupsProps) -> Html {
                 { for props.keys.iter().map(|k| html! { <option value={k.clone()} /> }) }
             </datalist>
             <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
-                { for props.lookups.iter().enumerate().map(|(i, l)| row(i, l, props)) }
+                { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| row(i, l, props)) }
             </ol>
-            <button type="button" class="add-lookup" data-testid="add-lookup" onclick={add}>{ "+ Add lookup" }</button>
+            if !props.readonly {
+                <button type="button" class="add-lookup" data-testid="add-lookup" onclick={add}>{ "+ Add lookup" }</button>
+            }
         </section>
     }
 }
@@ -171,20 +179,22 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
             onclick={select} {onfocusin} {onkeydown}>
             <div class="lookup-inputs">
                 <input class="key" type="text" list="known-keys" value={key_text} placeholder="key (several: a, b)"
-                    aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} />
-                <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge}>
+                    aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} />
+                <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={props.readonly}>
                     { for [("", "merge: lookup_options"), ("first", "first"), ("unique", "unique"), ("hash", "hash"), ("deep", "deep")]
                         .iter().map(|(v, label)| html! { <option value={*v} selected={strategy == *v}>{ *label }</option> }) }
                 </select>
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
-                    spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} />
-                <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
+                    spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
+                if !props.readonly {
+                    <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
+                }
             </div>
             if strategy == "deep" {
                 <div class="deep-options">
-                    <label>{ "knockout prefix " }<input type="text" size="4" value={prefix.clone()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} /></label>
-                    <label><input type="checkbox" checked={sort} data-testid="sort-merged-arrays" onchange={on_sort} />{ " sort merged arrays" }</label>
-                    <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} />{ " merge hash arrays" }</label>
+                    <label>{ "knockout prefix " }<input type="text" size="4" value={prefix.clone()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} readonly={props.readonly} /></label>
+                    <label><input type="checkbox" checked={sort} data-testid="sort-merged-arrays" onchange={on_sort} disabled={props.readonly} />{ " sort merged arrays" }</label>
+                    <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
                 </div>
             }
             { result_view(result, props.format) }

@@ -19,6 +19,8 @@ pub struct ToolbarProps {
     pub on_save: Callback<()>,
     /// Goes back to the welcome example.
     pub on_reset: Callback<()>,
+    /// Makes a link to this playground.
+    pub on_share: Callback<()>,
     /// The value format.
     pub format: Format,
     /// Changes the value format.
@@ -72,6 +74,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     };
     let save = props.on_save.reform(|_: MouseEvent| ());
     let reset = props.on_reset.reform(|_: MouseEvent| ());
+    let share = props.on_share.reform(|_: MouseEvent| ());
     let theme = props.on_theme.reform(|_: MouseEvent| ());
     html! {
         <header class="topbar">
@@ -87,6 +90,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 </label>
                 <button type="button" data-testid="save-case" onclick={save}>{ "Save" }</button>
                 <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
+                <button type="button" data-testid="share-button" onclick={share}>{ "Share link" }</button>
                 <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>
                     { for Format::ALL.iter().map(|(f, label)| html! { <option value={*label} selected={*f == props.format}>{ format!("Values: {label}") }</option> }) }
                 </select>
