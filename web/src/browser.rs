@@ -135,12 +135,25 @@ pub fn copy(text: &str) {
 
 /// Tells the embedding page how tall this page is, so the iframe fits.
 pub fn post_height() {
+    // The app's own height: the document's would never shrink below the frame's.
+    let app = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".embed").ok().flatten());
+    let Some(height) = app.map(|e| e.scroll_height() + 8) else { return };
+    post_message("hiera-playground:height", Some(height));
+}
+
+/// Tells the embedding page something (`hiera-playground:ready`).
+pub fn post_to_parent(kind: &str) {
+    post_message(kind, None);
+}
+
+// Only a type and a height ever go to the parent, which may be any site.
+fn post_message(kind: &str, height: Option<i32>) {
     let Some(w) = web_sys::window() else { return };
-    let Some(body) = w.document().and_then(|d| d.document_element()) else { return };
-    let height = body.scroll_height();
     let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&message, &"type".into(), &"hiera-playground:height".into());
-    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &kind.into());
+    if let Some(h) = height {
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &h.into());
+    }
     if let Ok(Some(parent)) = w.parent() {
         if parent != w {
             let _ = parent.post_message(&message, "*");

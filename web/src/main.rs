@@ -115,6 +115,33 @@ fn share_url(state: &State) -> String {
     format!("{}#{fragment}", browser::page_url())
 }
 
+/// Listens for `{type: "hiera-playground:load"}` messages from the parent
+/// window; the listener stops when the returned guard is dropped.
+fn parent_messages(on_load: impl Fn(wasm_bindgen::JsValue) + 'static) -> impl Drop {
+    use wasm_bindgen::JsCast;
+    struct Guard(wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            if let Some(w) = web_sys::window() {
+                let _ = w.remove_event_listener_with_callback("message", self.0.as_ref().unchecked_ref());
+            }
+        }
+    }
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let from_parent = web_sys::window().and_then(|w| w.parent().ok().flatten()).zip(e.source()).is_some_and(|(p, s)| wasm_bindgen::JsValue::from(s) == wasm_bindgen::JsValue::from(p));
+        let data = e.data();
+        let is_load = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("hiera-playground:load");
+        if from_parent && is_load {
+            on_load(data);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("message", closure.as_ref().unchecked_ref());
+    }
+    browser::post_to_parent("hiera-playground:ready");
+    Guard(closure)
+}
+
 /// Links longer than this are refused: chat tools and mail cut them.
 const MAX_SHARE_URL: usize = 32_000;
 
@@ -155,6 +182,24 @@ fn app() -> Html {
             if *view == View::Work && !browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml()) {
                 web_sys::console::warn_1(&"Could not autosave to localStorage".into());
             }
+        });
+    }
+    // An embedded page takes its document from the page that embeds it
+    // (www/embed.js), and from no one else.
+    {
+        let (dispatch, embedded) = (state.dispatcher(), matches!(*view, View::Embed { .. }));
+        use_effect_with(embedded, move |embedded| {
+            let listener = embedded.then(|| {
+                parent_messages(move |data: wasm_bindgen::JsValue| {
+                    let text = js_sys::Reflect::get(&data, &"document".into()).ok().and_then(|d| d.as_string());
+                    match text.map(|t| Document::from_yaml(&t)) {
+                        Some(Ok(doc)) => dispatch.dispatch(Action::Load(doc)),
+                        Some(Err(e)) => dispatch.dispatch(Action::Notify(Notice { text: format!("The embedded playground could not be read: {e}"), error: true })),
+                        None => {}
+                    }
+                })
+            });
+            move || drop(listener)
         });
     }
     // An embedded page tells its parent how tall it is after every change.
