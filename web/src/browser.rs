@@ -126,6 +126,15 @@ pub fn clear_fragment() {
     }
 }
 
+/// Installs the service worker (www/sw.js) that keeps the page for offline use.
+pub fn keep_offline() {
+    let Some(w) = web_sys::window() else { return };
+    // Only secure contexts (https, localhost) have service workers.
+    if js_sys::Reflect::get(&w.navigator(), &"serviceWorker".into()).is_ok_and(|sw| !sw.is_undefined()) {
+        let _ = w.navigator().service_worker().register("sw.js");
+    }
+}
+
 /// Copies text to the clipboard, where the browser allows it.
 pub fn copy(text: &str) {
     if let Some(w) = web_sys::window() {

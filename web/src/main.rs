@@ -430,6 +430,7 @@ fn app() -> Html {
 }
 
 fn main() {
+    browser::keep_offline();
     yew::Renderer::<App>::new().render();
 }
 
