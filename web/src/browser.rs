@@ -150,6 +150,27 @@ pub fn post_height() {
     post_message("hiera-playground:height", Some(height));
 }
 
+/// Posts the page's height to the parent now and whenever it changes; the
+/// watching stops when the returned guard is dropped.
+pub fn watch_height() -> Option<impl Drop> {
+    struct Watch {
+        observer: web_sys::ResizeObserver,
+        // JavaScript calls it for as long as the observer lives.
+        _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+    }
+    impl Drop for Watch {
+        fn drop(&mut self) {
+            self.observer.disconnect();
+        }
+    }
+    let app = web_sys::window()?.document()?.query_selector(".embed").ok()??;
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(post_height);
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(&app);
+    post_height();
+    Some(Watch { observer, _callback: callback })
+}
+
 /// Tells the embedding page something (`hiera-playground:ready`).
 pub fn post_to_parent(kind: &str) {
     post_message(kind, None);

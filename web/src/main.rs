@@ -202,13 +202,13 @@ fn app() -> Html {
             move || drop(listener)
         });
     }
-    // An embedded page tells its parent how tall it is after every change.
+    // An embedded page tells its parent how tall it is whenever that changes
+    // (the editor arriving, a result growing).
     {
         let embedded = matches!(*view, View::Embed { .. });
-        use_effect(move || {
-            if embedded {
-                browser::post_height();
-            }
+        use_effect_with(embedded, move |embedded| {
+            let observer = embedded.then(browser::watch_height).flatten();
+            move || drop(observer)
         });
     }
     use_effect_with((*theme).clone(), |t| browser::apply_theme(t));

@@ -50,13 +50,17 @@ pub fn why(props: &WhyProps) -> Html {
         let current = current.clone();
         move |i: usize| current.set(i)
     };
+    let stepping = *current != usize::MAX;
+    // Stepping starts at the first place; until then every place is shown.
+    let back = move || if stepping { at.saturating_sub(1) } else { 0 };
+    let forward = move || if stepping { (at + 1).min(count.saturating_sub(1)) } else { 0 };
     let prev = {
         let go = go.clone();
-        Callback::from(move |_: MouseEvent| go(at.saturating_sub(1)))
+        Callback::from(move |_: MouseEvent| go(back()))
     };
     let next = {
         let go = go.clone();
-        Callback::from(move |_: MouseEvent| go((at + 1).min(count.saturating_sub(1))))
+        Callback::from(move |_: MouseEvent| go(forward()))
     };
     let play = {
         let (current, playing) = (current.clone(), playing.clone());
@@ -80,16 +84,15 @@ pub fn why(props: &WhyProps) -> Html {
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
             "ArrowLeft" | "ArrowUp" => {
                 e.prevent_default();
-                go(at.saturating_sub(1));
+                go(back());
             }
             "ArrowRight" | "ArrowDown" => {
                 e.prevent_default();
-                go((at + 1).min(count.saturating_sub(1)));
+                go(forward());
             }
             _ => {}
         })
     };
-    let stepping = *current != usize::MAX;
     let result = match &evaluation.outcome {
         Outcome::Found(r) => Some(&r.value),
         _ => None,

@@ -1,0 +1,146 @@
+// Share links, embedding, the documentation-page script, and offline use.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { ROOT, SCREENSHOTS, eventually, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+async function shareLink(page) {
+  await page.click("[data-testid=share-button]");
+  return page.inputValue("[data-testid=share-link]");
+}
+
+const SAVED = "hiera-playground/document";
+
+test("a link round-trip: a fresh browser sees exactly what its author saw", async () => {
+  const a = await openPage(env.browser, env.server.url);
+  await a.page.selectOption("[data-testid=gallery]", "05-hash-vs-deep-site-users.yaml");
+  await rowsWhen(a.page, (rs) => rs.length === 3 && rs.every((r) => r.key === "site_users" && r.status));
+  await rowAt(a.page, 1).click();
+  const link = await shareLink(a.page);
+  assert.ok(link.length < 2000, `link of ${link.length} characters`);
+  const expected = await rows(a.page);
+  const b = await openPage(env.browser, link);
+  const got = await rowsWhen(b.page, (rs) => rs.length === 3 && rs.every((r) => r.status));
+  assert.deepEqual(got, expected);
+  await b.page.locator("[data-testid=shared-bar]").waitFor();
+  // The visitor's own (here: no) work was not overwritten.
+  assert.equal(await b.page.evaluate((k) => localStorage.getItem(k), SAVED), null);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("opening a link keeps the visitor's work one click away", async () => {
+  const author = await openPage(env.browser, env.server.url);
+  await author.page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  await rowsWhen(author.page, (rs) => rs.length > 0 && rs[0].key === "mykey" && rs[0].status);
+  const link = await shareLink(author.page);
+
+  const v = await openPage(env.browser, env.server.url);
+  await v.page.locator("[data-testid=node-input]").fill("mine.example.com");
+  await eventually(() => v.page.evaluate((k) => localStorage.getItem(k) ?? "", SAVED), (t) => t.includes("mine.example.com"));
+  // The visitor opens the link in a new tab.
+  const tab = await v.context.newPage();
+  await gotoReady(tab, link);
+  await rowsWhen(tab, (rs) => rs[0]?.key === "mykey" && rs[0].status);
+  assert.match(await tab.evaluate((k) => localStorage.getItem(k), SAVED), /mine\.example\.com/);
+  await tab.click("[data-testid=back-to-my-work]");
+  await eventually(() => tab.inputValue("[data-testid=node-input]"), (n) => n === "mine.example.com");
+  await author.context.close();
+  await v.context.close();
+});
+
+test("a truncated or foreign link says so, and shows the visitor's work", async () => {
+  const a = await openPage(env.browser, env.server.url);
+  const link = await shareLink(a.page);
+  for (const [bad, message] of [
+    [link.slice(0, link.length - 40), /incomplete or damaged/],
+    [`${env.server.url}#h9.AAAA`, /newer version/],
+    [`${env.server.url}#garbage`, /not a playground link/],
+  ]) {
+    const v = await openPage(env.browser);
+    await gotoReady(v.page, bad);
+    assert.match(await v.page.locator("[data-testid=notice]").innerText(), message);
+    assert.ok((await rows(v.page)).length > 0, "the page still works");
+    assert.deepEqual(v.errors, []);
+    await v.context.close();
+  }
+  await a.context.close();
+});
+
+test("embed mode: read-only, one lookup, and a link back to the playground", async () => {
+  const a = await openPage(env.browser, env.server.url);
+  const link = await shareLink(a.page);
+  const embed = link.replace("#", "?embed&readonly&lookup=1#");
+  const v = await openPage(env.browser);
+  await v.page.goto(embed);
+  await v.page.locator("[data-testid=embed] [data-testid=lookup-row][data-status]").first().waitFor();
+  const rs = await rows(v.page);
+  assert.equal(rs.length, 1);
+  assert.equal(rs[0].key, "ntp::servers");
+  assert.notEqual(await v.page.locator("[data-testid=lookup-key]").getAttribute("readonly"), null);
+  await v.page.locator("[data-testid=editor] .cm-content").waitFor();
+  assert.equal(await v.page.locator("[data-testid=editor] .cm-content").getAttribute("contenteditable"), "false");
+  const back = await v.page.locator("[data-testid=open-in-playground]").getAttribute("href");
+  assert.ok(back.includes("#h1.") && !back.includes("embed"), back);
+  await v.page.screenshot({ path: `${SCREENSHOTS}/embed.png` });
+  await a.context.close();
+  await v.context.close();
+});
+
+test("the documentation page's blocks become live playgrounds that fit their height", async () => {
+  const v = await openPage(env.browser);
+  await v.page.goto(`${env.server.url}demo.html`);
+  const frame = v.page.frameLocator("iframe.hiera-playground-frame").first();
+  await frame.locator("[data-testid=lookup-row][data-status=found]").first().waitFor();
+  assert.equal(
+    await frame.locator("[data-testid=lookup-row]").first().getAttribute("data-value-json"),
+    '{"a":"common value","b":"per-node override","c":"other common value","d":"per-node value"}',
+  );
+  const heights = await eventually(
+    () => v.page.locator("iframe.hiera-playground-frame").first().evaluate((f) => [f.getBoundingClientRect().height, f.contentDocument.querySelector(".embed").scrollHeight]),
+    ([outer, inner]) => Math.abs(outer - inner) <= 24,
+  );
+  assert.ok(heights[0] > 150, `iframe height ${heights[0]}`);
+  // The second block is below the fold: it is only made when scrolled to.
+  assert.equal(await v.page.locator("iframe.hiera-playground-frame").count(), 1);
+  await v.page.getByRole("heading", { name: "Deep" }).scrollIntoViewIfNeeded();
+  await eventually(() => v.page.locator("iframe.hiera-playground-frame").count(), (n) => n === 2);
+  await v.page.screenshot({ path: `${SCREENSHOTS}/demo-page.png`, fullPage: true });
+  assert.deepEqual(v.errors, []);
+  await v.context.close();
+});
+
+test("after the first visit the page works offline", async () => {
+  const v = await openPage(env.browser, env.server.url);
+  await v.page.evaluate(() => navigator.serviceWorker.ready);
+  await gotoReady(v.page, env.server.url);
+  await v.context.setOffline(true);
+  await v.page.reload();
+  await v.page.locator("[data-testid=lookup-row][data-status]").first().waitFor();
+  assert.ok((await rows(v.page)).length > 0);
+  await v.context.close();
+});
+
+test("link lengths of the gallery examples", async () => {
+  const index = (await readFile(`${ROOT}www/examples/index.txt`, "utf8")).split("\n").filter(Boolean);
+  const v = await openPage(env.browser, env.server.url);
+  const lengths = [];
+  for (const file of index) {
+    await v.page.selectOption("[data-testid=gallery]", file);
+    await eventually(() => v.page.locator("[data-testid=description]").innerText().catch(() => ""), Boolean);
+    await v.page.waitForTimeout(50);
+    lengths.push([file, (await shareLink(v.page)).length]);
+  }
+  console.log(`share link lengths (characters): ${lengths.map(([f, n]) => `${f} ${n}`).join(", ")}`);
+  assert.ok(lengths.every(([, n]) => n < 2000), "typical examples fit in 2,000 characters");
+  await v.context.close();
+});

@@ -1,0 +1,120 @@
+// "Why is this the value?": the merge step by step, interpolation, source
+// links, the explanation tree and the trap warnings, on the documentation's
+// own examples (the gallery).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { SCREENSHOTS, eventually, gotoReady, openPage, rowAt, rowsWhen, start } from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** Opens a gallery example and selects its n-th lookup; returns the page. */
+async function example(file, n) {
+  const { page, context, errors } = await openPage(env.browser);
+  await gotoReady(page, env.server.url);
+  await page.selectOption("[data-testid=gallery]", file);
+  await page.locator(".description").filter({ hasText: /./ }).waitFor();
+  await rowsWhen(page, (rs) => rs.length > n && rs.every((r) => r.status));
+  await rowAt(page, n).click();
+  await page.locator("[data-testid=merge-steps]").waitFor();
+  return { page, context, errors };
+}
+
+const steps = (page) =>
+  page.$$eval("[data-testid=merge-step]", (els) => els.map((e) => ({ path: e.dataset.path, outcome: e.dataset.outcome, text: e.innerText })));
+
+test("site_users with a deep merge: both places found, bob's shell comes from common.yaml", async () => {
+  const { page, context, errors } = await example("05-hash-vs-deep-site-users.yaml", 1);
+  const s = await eventually(() => steps(page), (s) => s.length === 2);
+  assert.deepEqual(s.map((x) => x.outcome), ["found", "found"]);
+  assert.match(s[0].path, /data\/groups\/ops\.yaml$/);
+  assert.match(s[1].path, /data\/common\.yaml$/);
+  // The path template with its token marked by what it became.
+  assert.match(await page.locator("[data-testid=merge-step] mark.token").first().innerText(), /ops/);
+  // The second step's changes: bob's shell added, bob's uid from common.yaml ignored.
+  assert.match(s[1].text, /\+ bob\.shell "\/bin\/bash"/);
+  assert.match(s[1].text, /= bob\.uid 501 ignored/);
+  const link = page.locator('[data-testid=source-link][data-file="data/common.yaml"]').filter({ hasText: /common\.yaml:4$/ });
+  await link.first().click();
+  await page.locator(".file-title code", { hasText: "data/common.yaml" }).waitFor();
+  await eventually(() => page.locator("[data-testid=revealed-line]").innerText().catch(() => ""), (t) => t.includes("shell: /bin/bash"));
+  await page.screenshot({ path: `${SCREENSHOTS}/why-site-users.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the hash merge of site_users keeps only the higher level's bob", async () => {
+  const { page, context } = await example("05-hash-vs-deep-site-users.yaml", 0);
+  const s = await eventually(() => steps(page), (s) => s.length === 2);
+  assert.match(s[1].text, /= bob/);
+  assert.doesNotMatch(s[1].text, /\+ bob\.shell/);
+  await context.close();
+});
+
+test("a knockout across three levels is shown and warned about", async () => {
+  const { page, context } = await example("07-knockout-three-levels.yaml", 1);
+  const s = await eventually(() => steps(page), (s) => s.length >= 3);
+  assert.ok(s.some((x) => /knocked out/.test(x.text)), "a step shows a knocked-out element");
+  const warnings = await page.locator("[data-testid=warning]").allInnerTexts();
+  assert.ok(warnings.some((w) => /only from the next level down/.test(w)), warnings.join("\n"));
+  await context.close();
+});
+
+test("a unique merge: a missing key, then values appended from lower levels", async () => {
+  const { page, context } = await example("02-unique-merge.yaml", 0);
+  const s = await eventually(() => steps(page), (s) => s.length >= 2);
+  assert.equal(s[0].outcome, "no-such-key");
+  assert.ok(s.slice(1).every((x) => x.outcome === "found"));
+  assert.equal(await page.locator("[data-testid=source-link]").count(), 3);
+  await context.close();
+});
+
+test("an alias is expanded, with the key it looked up", async () => {
+  const { page, context } = await example("28-interpolate-alias.yaml", 1);
+  const details = page.locator("[data-testid=merge-step] details.interpolation").first();
+  await details.locator("summary").click();
+  assert.match(await details.innerText(), /\(alias\)/);
+  assert.match(await details.innerText(), /looked up/);
+  await context.close();
+});
+
+test("stepping through with the buttons and the arrow keys", async () => {
+  const { page, context } = await example("05-hash-vs-deep-site-users.yaml", 1);
+  await page.click("[data-testid=step-next]");
+  assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 1 of 2");
+  await page.locator("[data-testid=merge-steps]").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 2 of 2");
+  assert.equal(await page.locator("[data-testid=merge-step].current").getAttribute("data-outcome"), "found");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 1 of 2");
+  await context.close();
+});
+
+test("the explanation tree folds and its paths open the file", async () => {
+  const { page, context } = await example("03-hash-merge.yaml", 0);
+  await page.click("[data-testid=tab-explain]");
+  const path = page.locator('[data-testid=explain-path][data-file="data/common.yaml"]').first();
+  await path.click();
+  await page.locator(".file-title code", { hasText: "data/common.yaml" }).waitFor();
+  const first = page.locator("[data-testid=explain-tree] details").first();
+  await first.locator("summary").first().click();
+  assert.equal(await first.getAttribute("open"), null, "the node folded");
+  await context.close();
+});
+
+test("a missing fact in a hierarchy path is a warning", async () => {
+  const { page, context } = await openPage(env.browser);
+  await gotoReady(page, env.server.url);
+  await page.locator("[data-testid=facts-editor]").fill("os:\n  family: Debian\n");
+  // profile::base::motd is in common.yaml: its search passes the roles level.
+  await page.locator('[data-testid=lookup-row][data-key="profile::base::motd"]').click();
+  const warnings = await eventually(() => page.locator("[data-testid=warning]").allInnerTexts(), (w) => w.length > 0);
+  assert.ok(warnings.some((w) => /roles\/\.yaml/.test(w) && /not defined/.test(w)), warnings.join("\n"));
+  await context.close();
+});
