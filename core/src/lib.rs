@@ -136,7 +136,8 @@ impl Hiera {
         lookup::Run::new(self, false).all_keys()
     }
 
-    fn data_file(&self, function: &str, path: &str) -> Result<Rc<DataFile>, Error> {
+    /// A data file as its backend reads it, parsed once until it changes.
+    pub fn data_file(&self, function: &str, path: &str) -> Result<Rc<DataFile>, Error> {
         let key = (function.to_string(), path.to_string());
         if let Some(cached) = self.data.borrow().get(&key) {
             return cached.clone();
@@ -149,7 +150,7 @@ impl Hiera {
         loaded
     }
 
-    fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {
+    pub(crate) fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {
         let key = (layer, path.to_string());
         if let Some(cached) = self.configs.borrow().get(&key) {
             return cached.clone();

@@ -4,7 +4,7 @@
 //! and where an error points).
 
 use crate::case::{environment_dir, CaseLookup, Document};
-use crate::config::{HieraConfig, Layer};
+use crate::config::Layer;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
 use crate::value::{Hash, Value};
@@ -214,9 +214,12 @@ impl Playground {
         Some(Place { file: self.relative(file), line: e.line, column: e.column })
     }
 
-    /// Syntax and validation problems of a file, for the editor to mark.
+    /// Syntax and validation problems of a file, for the editor to mark
+    /// (from the engine's cache: only a changed file is read again).
     pub fn problems(&self, path: &str) -> Vec<Problem> {
-        let Some(text) = self.doc.files.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str()) else { return Vec::new() };
+        if !self.doc.files.iter().any(|(p, _)| p == path) {
+            return Vec::new();
+        }
         let abs = self.absolute(path);
         let problem = |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.message };
         if abs.ends_with("/hiera.yaml") {
@@ -227,27 +230,20 @@ impl Playground {
             } else {
                 Layer::Global
             };
-            return HieraConfig::parse_for(layer, &abs, text).err().map(problem).into_iter().collect();
+            return self.hiera.config(layer, &abs).err().map(problem).into_iter().collect();
         }
-        let function = if abs.ends_with(".json") {
-            "json_data"
-        } else if abs.ends_with(".yaml") || abs.ends_with(".yml") {
-            "yaml_data"
-        } else {
-            return Vec::new();
-        };
-        crate::data::load(function, &abs, text, false).err().map(problem).into_iter().collect()
+        match data_function(&abs) {
+            Some(function) => self.hiera.data_file(function, &abs).err().map(problem).into_iter().collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Every key in the document's data files (for completion), in file order.
     pub fn data_keys(&self) -> Vec<String> {
         let mut keys = indexmap::IndexSet::<String>::new();
-        for (path, text) in &self.doc.files {
-            let function = if path.ends_with(".json") { "json_data" } else { "yaml_data" };
-            if !(path.ends_with(".json") || path.ends_with(".yaml") || path.ends_with(".yml")) || path.ends_with("hiera.yaml") {
-                continue;
-            }
-            if let Ok(file) = crate::data::load(function, path, text, false) {
+        for (path, _) in &self.doc.files {
+            let Some(function) = data_function(path).filter(|_| !path.ends_with("hiera.yaml")) else { continue };
+            if let Ok(file) = self.hiera.data_file(function, &self.absolute(path)) {
                 keys.extend(file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options"));
             }
         }
@@ -306,6 +302,17 @@ impl Playground {
         for &b in &node.branches {
             self.collect_sources(ex, b, &provider, &level, out);
         }
+    }
+}
+
+/// The backend a data file's name suggests.
+fn data_function(path: &str) -> Option<&'static str> {
+    if path.ends_with(".json") {
+        Some("json_data")
+    } else if path.ends_with(".yaml") || path.ends_with(".yml") {
+        Some("yaml_data")
+    } else {
+        None
     }
 }
 

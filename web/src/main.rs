@@ -175,12 +175,21 @@ fn app() -> Html {
             });
         });
     }
-    // Autosave after every change of the visitor's own work.
+    // Autosave the visitor's own work once typing pauses: writing a large
+    // document on every keystroke would slow typing down.
     {
         let (state, view) = (state.clone(), view.clone());
-        use_effect_with(state.revision, move |_| {
-            if *view == View::Work && !browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml()) {
-                web_sys::console::warn_1(&"Could not autosave to localStorage".into());
+        let latest = hooks::use_latest::use_latest(state.clone());
+        use_effect_with(state.revision, move |revision| {
+            let revision = *revision;
+            if *view == View::Work {
+                spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
+                    let current = latest.borrow().clone();
+                    if current.revision == revision && !browser::save(browser::SAVED_DOCUMENT, &current.document().to_yaml()) {
+                        web_sys::console::warn_1(&"Could not autosave to localStorage".into());
+                    }
+                });
             }
         });
     }
@@ -322,7 +331,10 @@ fn app() -> Html {
     let environment = doc.environment.clone();
     let description = doc.description.clone();
     drop(doc);
-    let keys = Rc::new(state.engine().data_keys());
+    let keys = {
+        let state = state.clone();
+        use_memo(state.revision, move |_| state.engine().data_keys())
+    };
     let selected_label = state.selected.and_then(|i| lookups.get(i)).map(|l| AttrValue::from(l.key_label()));
     let selected_evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
     let relative = {
@@ -338,7 +350,7 @@ fn app() -> Html {
         let shown: Vec<String> = paths.iter().filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p)).cloned().collect();
         let open_link = share_url(&state);
         return html! {
-            <div class="embed" data-testid="embed">
+            <div class="embed" data-testid="embed" data-revision={state.revision.to_string()}>
                 if let Some(n) = &state.notice {
                     <div class="notice error" role="alert" data-testid="notice">{ &n.text }</div>
                 }
@@ -366,7 +378,7 @@ fn app() -> Html {
         html! { <button type="button" role="tab" aria-selected={(*tab == t).to_string()} data-testid={testid.to_string()} {onclick}>{ label.to_string() }</button> }
     };
     html! {
-        <div class="playground">
+        <div class="playground" data-revision={state.revision.to_string()}>
             <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
             if let Some(link) = (*share_link).clone() {
                 <div class="share-bar" data-testid="share-bar">

@@ -33,6 +33,23 @@ pub struct LookupsProps {
     pub only: Option<usize>,
 }
 
+/// Props of [`KnownKeys`].
+#[derive(Properties, PartialEq)]
+struct KnownKeysProps {
+    keys: std::rc::Rc<Vec<String>>,
+}
+
+/// The keys the key inputs complete from; a component of its own so that
+/// a large list is drawn again only when the keys change, not on every result.
+#[function_component(KnownKeys)]
+fn known_keys(props: &KnownKeysProps) -> Html {
+    html! {
+        <datalist id="known-keys">
+            { for props.keys.iter().map(|k| html! { <option value={k.clone()} /> }) }
+        </datalist>
+    }
+}
+
 /// The list of lookups.
 #[function_component(Lookups)]
 pub fn lookups(props: &LookupsProps) -> Html {
@@ -60,9 +77,7 @@ pub fn lookups(props: &LookupsProps) -> Html {
     let add = props.dispatch.reform(|_: MouseEvent| Action::AddLookup);
     html! {
         <section class="lookups" aria-label="Lookups">
-            <datalist id="known-keys">
-                { for props.keys.iter().map(|k| html! { <option value={k.clone()} /> }) }
-            </datalist>
+            <KnownKeys keys={props.keys.clone()} />
             <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
                 { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| row(i, l, props)) }
             </ol>

@@ -1,0 +1,41 @@
+// The size budget: what the page downloads before the editor's own chunk
+// (html, css, js, wasm), gzipped, must stay under 400 KB.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import path from "node:path";
+import { ROOT } from "./helpers.mjs";
+
+const BUDGET = 400 * 1024;
+// Loaded later (the editor) or not by the page at all.
+const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "sw.js"]);
+
+async function files(dir) {
+  const out = [];
+  for (const name of await readdir(dir)) {
+    const p = path.join(dir, name);
+    if ((await stat(p)).isDirectory()) {
+      if (name !== "examples") out.push(...(await files(p)));
+    } else out.push(p);
+  }
+  return out;
+}
+
+test("the page is under 400 KB gzipped before the editor arrives", async () => {
+  const dist = `${ROOT}dist`;
+  let total = 0;
+  const sizes = [];
+  for (const f of await files(dist)) {
+    const name = path.relative(dist, f);
+    const gz = gzipSync(await readFile(f), { level: 9 }).length;
+    if (NOT_COUNTED.has(name)) {
+      sizes.push(`${name} ${(gz / 1024).toFixed(1)} KB (not counted)`);
+      continue;
+    }
+    total += gz;
+    sizes.push(`${name} ${(gz / 1024).toFixed(1)} KB`);
+  }
+  console.log(`gzipped: ${sizes.join(", ")}; counted total ${(total / 1024).toFixed(1)} KB of ${BUDGET / 1024} KB`);
+  assert.ok(total <= BUDGET, `the page is ${(total / 1024).toFixed(1)} KB gzipped, over the ${BUDGET / 1024} KB budget`);
+});
