@@ -26,7 +26,6 @@ pub fn save(key: &str, value: &str) -> bool {
 }
 
 /// Forgets a stored string.
-#[cfg(all(test, target_arch = "wasm32"))]
 pub fn forget(key: &str) {
     if let Some(s) = storage() {
         let _ = s.remove_item(key);

@@ -4,6 +4,7 @@
 mod browser;
 mod components;
 mod hooks;
+mod recovery;
 mod state;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod test_support;
@@ -55,7 +56,10 @@ enum View {
 fn saved_work() -> State {
     let Some(saved) = browser::load(browser::SAVED_DOCUMENT) else { return State::new(welcome()) };
     match Document::from_yaml(&saved) {
-        Ok(doc) => State::new(doc),
+        Ok(mut doc) => match recovery::restore(&mut doc) {
+            Some(path) => State::with_notice(doc, &format!("The engine failed last time; your last edit of {path} is back.")),
+            None => State::new(doc),
+        },
         Err(e) => {
             browser::save(browser::UNREADABLE_DOCUMENT, &saved);
             let mut state = State::new(welcome());
@@ -442,6 +446,7 @@ fn app() -> Html {
 }
 
 fn main() {
+    recovery::install();
     browser::keep_offline();
     yew::Renderer::<App>::new().render();
 }

@@ -254,6 +254,8 @@ impl Reducible for State {
             }
             Action::EditFile(text) => {
                 if let Some(path) = s.open_file.clone() {
+                    // Held before the engine runs: a crash must not lose it.
+                    crate::recovery::hold(&path, &text);
                     s.with_engine(|e| e.set_file(&path, &text));
                 }
             }
