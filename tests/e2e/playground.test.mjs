@@ -1,143 +1,406 @@
-// End-to-end tests of the release build (dist/) in Debian's Chromium.
-import { after, afterEach, before, beforeEach, test } from "node:test";
+// End-to-end tests of the release build (dist/) in Debian's Chromium: the welcome
+// example, the editor, the node panel, the key browser, keyboard use, phone size
+// and dark mode.
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { serve } from "./server.mjs";
+import { readFile } from "node:fs/promises";
+import {
+  ROOT,
+  SCREENSHOTS,
+  attrWhen,
+  checkRow,
+  editorText,
+  eventually,
+  explainText,
+  explainWhen,
+  filePaths,
+  gotoReady,
+  openFile,
+  openPage,
+  readCase,
+  rowAt,
+  rows,
+  rowsWhen,
+  start,
+  typeAtEnd,
+} from "./helpers.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SCREENSHOTS = `${ROOT}target/screenshots`;
-const DEFAULT_LEVELS = ["Per-node data", "Per-role data", "Per-OS defaults", "Common data"];
-
-let server;
-let browser;
-let page;
-let pageErrors;
-
+let env;
 before(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  server = await serve(`${ROOT}dist`);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    // This machine has no network but loopback: keep Chromium from reaching out.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  env = await start();
 });
-
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await env?.close();
 });
 
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error));
-});
-
-afterEach(async () => {
-  await page.close();
-  assert.deepEqual(pageErrors, [], "the page threw");
-});
-
-const levels = () => page.locator("[data-testid=levels] li").allTextContents();
-
-/** Waits until the hierarchy panel lists exactly `expected`. */
-async function expectLevels(expected) {
-  await page.waitForFunction(
-    (names) =>
-      JSON.stringify([...document.querySelectorAll("[data-testid=levels] li")].map((li) => li.textContent)) ===
-      JSON.stringify(names),
-    expected,
-  );
-  assert.deepEqual(await levels(), expected);
+/** A fresh page on the welcome example; closes it after `body`, and fails if the page threw. */
+function pageTest(name, body, options) {
+  test(name, async () => {
+    const p = await openPage(env.browser, env.server.url, options);
+    try {
+      await body(p);
+    } finally {
+      await p.context.close();
+    }
+    assert.deepEqual(p.errors, [], "the page threw");
+  });
 }
 
-/** Puts the cursor at the end of the editor's text and types `text`. */
-async function typeAtEnd(text) {
-  await page.click("[data-testid=editor]");
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type(text);
-}
+const WELCOME_FILES = [
+  "hiera.yaml",
+  "data/nodes/web01.example.com.yaml",
+  "data/roles/web.yaml",
+  "data/os/Debian.yaml",
+  "data/common.yaml",
+];
 
-test("the page shows the default example's hierarchy", async () => {
-  await page.goto(server.url);
-  await expectLevels(DEFAULT_LEVELS);
+pageTest("the welcome example loads, evaluated, with the first lookup explained", async ({ page }) => {
   assert.equal(await page.title(), "Hiera Playground");
+  const shown = await rows(page);
+  assert.equal(shown.length, 7);
+  assert.equal(shown[0].key, "profile::web::port");
+  assert.equal(shown[0].status, "found");
+  assert.equal(shown[0].json, "8080");
+  assert.equal(shown[0].selected, "true");
+  // Every row is what Puppet recorded for the welcome example.
+  const welcome = readCase(await readFile(`${ROOT}www/examples/00-welcome.yaml`, "utf8"));
+  welcome.lookups.forEach((lookup, i) => assert.equal(checkRow(shown[i], lookup), null, `row ${i}`));
+
+  const explain = await explainText(page);
+  assert.ok(explain.startsWith('Searching for "lookup_options"'), explain.slice(0, 80));
+  assert.match(explain, /Found key: "profile::web::port" value: 8080/);
+  assert.match(await page.locator("[data-testid=description]").innerText(), /four-level hierarchy/);
+  assert.deepEqual((await filePaths(page)).sort(), [...WELCOME_FILES].sort());
+  assert.equal(await page.locator(".file-title").innerText(), "hiera.yaml");
+  assert.match(await editorText(page), /^# Hiera 5/);
+  assert.ok((await page.locator("[data-testid=editor] .cm-line span").count()) > 10, "YAML is highlighted");
+  await page.screenshot({ path: `${SCREENSHOTS}/welcome.png`, fullPage: true });
 });
 
-test("CodeMirror replaces the plain editor, with YAML highlighting", async () => {
-  await page.goto(server.url);
-  const editor = page.locator("[data-testid=editor]");
-  await editor.locator(".cm-editor").waitFor();
-  assert.equal(await editor.locator("textarea").count(), 0);
-  assert.match(await editor.locator(".cm-content").innerText(), /^# Hiera 5/);
-  // Highlighted tokens are spans inside the lines; plain text would have none.
-  assert.ok((await editor.locator(".cm-line span").count()) > 10, "YAML tokens are highlighted");
-  await page.screenshot({ path: `${SCREENSHOTS}/loaded.png` });
-});
+pageTest("editing a data file updates the rows as you type; broken YAML is reported and marked", async ({ page }) => {
+  await openFile(page, "data/nodes/web01.example.com.yaml");
+  assert.match(await editorText(page), /^profile::web::port: 8080\n/);
+  const port = rowAt(page, 0);
 
-test("typing a new level into hiera.yaml adds it to the hierarchy", async () => {
-  await page.goto(server.url);
-  await page.locator("[data-testid=editor] .cm-editor").waitFor();
-  await typeAtEnd('  - {name: "Per-team data", path: "teams/%{facts.team}.yaml"}');
-  await expectLevels([...DEFAULT_LEVELS, "Per-team data"]);
-  assert.match(
-    await page.locator("[data-testid=editor] .cm-content").innerText(),
-    /- \{name: "Per-team data", path: "teams\/%\{facts\.team\}\.yaml"\}\s*$/,
-  );
-  await page.screenshot({ path: `${SCREENSHOTS}/level-added.png` });
-});
+  // Change 8080 to 9090: end of the first line, four backspaces, four digits. No button.
+  await page.locator("[data-testid=editor] .cm-content").click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("End");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("Backspace");
+  await page.keyboard.type("9090");
+  await attrWhen(port, "data-value-json", "9090");
+  assert.equal(await port.getAttribute("data-status"), "found");
+  assert.match(await explainText(page), /Found key: "profile::web::port" value: 9090/);
 
-test("an invalid hiera.yaml is marked where the engine says, with its message", async () => {
-  await page.goto(server.url);
-  await page.locator("[data-testid=editor] .cm-editor").waitFor();
+  // Broken YAML on a new last line.
   const lines = await page.locator("[data-testid=editor] .cm-line").count();
-  await typeAtEnd("broken: a: b");
+  await typeAtEnd(page, "broken: a: b");
+  await attrWhen(port, "data-status", "error");
+  const error = await port.getAttribute("data-error");
+  assert.match(error, /\/etc\/puppetlabs\/code\/environments\/production\/data\/nodes\/web01\.example\.com\.yaml/, error);
+  assert.match(error, new RegExp(`line ${lines}\\b`), `the message gives line ${lines}: ${error}`);
+  assert.equal(await port.getAttribute("data-value-json"), null);
+  assert.match(await port.locator("[data-testid=lookup-error]").innerText(), /Unable to parse/);
+  // Every lookup reads the per-node level first, so every lookup now fails the same way.
+  assert.deepEqual(new Set((await rows(page)).map((r) => r.error)), new Set([error]));
 
-  const problem = page.locator("[data-testid=problem]");
-  await problem.waitFor();
-  assert.match(await problem.innerText(), new RegExp(`\\b${lines}\\b`), "the message gives the line");
-  assert.equal(await page.locator("[data-testid=levels]").count(), 0);
-
-  // The marker sits on the line that was typed, and the gutter flags that line.
+  // CodeMirror marks the typed line, in the text and in the gutter.
   const marked = page.locator("[data-testid=editor] .cm-line", { has: page.locator(".cm-lintRange-error") });
   await marked.waitFor();
   assert.equal(await marked.innerText(), "broken: a: b");
-  assert.equal(await page.locator("[data-testid=editor] .cm-lint-marker-error").count(), 1);
-  await page.screenshot({ path: `${SCREENSHOTS}/invalid.png` });
+  await page.locator("[data-testid=editor] .cm-lint-marker-error").first().waitFor();
+  await page.screenshot({ path: `${SCREENSHOTS}/broken-yaml.png` });
+
+  // Fixing it (delete the line) brings the value back and removes the marks.
+  await page.keyboard.press("Shift+Home");
+  await page.keyboard.press("Backspace");
+  await attrWhen(port, "data-status", "found");
+  assert.equal(await port.getAttribute("data-value-json"), "9090");
+  assert.equal(await port.getAttribute("data-error"), null);
+  await eventually(() => page.locator("[data-testid=editor] .cm-lintRange-error").count(), (n) => n === 0, {
+    message: "the lint mark to go",
+  });
+  assert.equal(await page.locator("[data-testid=editor] .cm-lint-marker-error").count(), 0);
+});
+
+pageTest("each file keeps its edits when another is opened", async ({ page }) => {
+  await openFile(page, "data/common.yaml");
+  await typeAtEnd(page, "extra: true");
+  await openFile(page, "hiera.yaml");
+  assert.match(await editorText(page), /version: 5/);
+  await openFile(page, "data/common.yaml");
+  assert.match(await editorText(page), /extra: true\s*$/);
+  assert.equal(await page.locator("[data-testid=file-entry][aria-current=true]").getAttribute("data-path"), "data/common.yaml");
 });
 
 test("the page works with the plain editor while CodeMirror is not there", async () => {
+  // The page's service worker would fetch codemirror.js past page.route: block it.
+  const { page, context, errors } = await openPage(env.browser, null, { serviceWorkers: "block" });
   await page.route("**/codemirror.js", (route) => route.abort());
-  await page.goto(server.url);
-  await expectLevels(DEFAULT_LEVELS);
+  await page.goto(env.server.url);
+  await page.locator("[data-testid=lookup-row][data-status]").first().waitFor();
+  await page.locator("[data-testid=file-entry][data-path='data/nodes/web01.example.com.yaml']").click();
   const textarea = page.locator("[data-testid=editor] textarea");
-  await textarea.click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type('  - name: "Per-team data"\n    path: "teams/%{facts.team}.yaml"\n');
-  await expectLevels([...DEFAULT_LEVELS, "Per-team data"]);
+  await eventually(() => textarea.inputValue(), (t) => t.startsWith("profile::web::port: 8080"), { message: "the file in the textarea" });
+  await textarea.fill("profile::web::port: 7070\n");
+  await attrWhen(rowAt(page, 0), "data-value-json", "7070");
+  assert.equal(await page.locator("[data-testid=editor] .cm-editor").count(), 0);
   await page.screenshot({ path: `${SCREENSHOTS}/plain-editor.png` });
+  await context.close();
+  assert.deepEqual(errors, []);
 });
 
-test("each file has its own tab and keeps its edits", async () => {
-  await page.goto(server.url);
-  await page.locator("[data-testid=editor] .cm-editor").waitFor();
-  await page.getByRole("tab", { name: "data/common.yaml" }).click();
-  await page.locator("[data-testid=editor] .cm-content", { hasText: "ntp::servers" }).waitFor();
-  await typeAtEnd("extra: true");
-  await page.getByRole("tab", { name: "hiera.yaml" }).click();
-  await page.locator("[data-testid=editor] .cm-content", { hasText: "version: 5" }).waitFor();
-  await page.getByRole("tab", { name: "data/common.yaml" }).click();
-  await page.locator("[data-testid=editor] .cm-content", { hasText: "extra: true" }).waitFor();
-  await expectLevels(DEFAULT_LEVELS);
+pageTest("facts, presets, node name and environment change the results", async ({ page }) => {
+  const facts = page.locator("[data-testid=facts-editor]");
+  const factsText = await facts.inputValue();
+  assert.match(factsText, /^role: web$/m);
+  const packages = rowAt(page, 3);
+  assert.equal(await packages.getAttribute("data-value-json"), '["nginx","apt-transport-https","unattended-upgrades","curl"]');
+
+  // role: db — there is no data/roles/db.yaml, so nginx goes.
+  await facts.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type(factsText.replace("role: web", "role: db"));
+  await attrWhen(packages, "data-value-json", '["apt-transport-https","unattended-upgrades","curl"]');
+  assert.equal(await rowAt(page, 6).getAttribute("data-status"), "error", "the vhost came from the web role");
+
+  // Invalid facts: an error under the facts, the results stay as they were.
+  const before = await rows(page);
+  await facts.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\nbroken: [");
+  const factsError = page.locator("[data-testid=facts-error]");
+  await factsError.waitFor();
+  assert.match(await factsError.innerText(), /^Facts, line \d+ column \d+: /);
+  assert.equal(await facts.getAttribute("aria-invalid"), "true");
+  assert.deepEqual(await rows(page), before);
+  // Fixed, the error goes.
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("x]");
+  await factsError.waitFor({ state: "detached" });
+  assert.deepEqual((await rows(page)).map((r) => r.json), before.map((r) => r.json));
+
+  // A preset sets the facts and the node: a RedHat database server.
+  await page.locator("[data-testid=facts-preset]").selectOption({ label: "Database node" });
+  await attrWhen(rowAt(page, 4), "data-value-json", '"Managed by Puppet on RedHat 9"');
+  assert.equal(await page.locator("[data-testid=node-input]").inputValue(), "db01.example.com");
+  assert.match(await facts.inputValue(), /^role: database$/m);
+  assert.equal(await rowAt(page, 0).getAttribute("data-value-json"), "80", "no per-node file for db01");
+  assert.equal(await page.locator("[data-testid=facts-preset]").inputValue(), "", "the preset menu goes back to its label");
+
+  // The node name is trusted.certname: name it web01 again and the per-node level is back.
+  const node = page.locator("[data-testid=node-input]");
+  await node.fill("web01.example.com");
+  await attrWhen(rowAt(page, 0), "data-value-json", "8080");
+  await rowAt(page, 0).click();
+  await explainWhen(page, /Path "\/etc\/puppetlabs\/code\/environments\/production\/data\/nodes\/web01\.example\.com\.yaml"/);
+  await node.fill("web02.example.com");
+  await attrWhen(rowAt(page, 0), "data-value-json", "80");
+  await explainWhen(page, /data\/nodes\/web02\.example\.com\.yaml"\n\s+Original path: "nodes\/%\{trusted\.certname\}\.yaml"\n\s+Path not found/);
+
+  // The environment shows in every path of the explanation, and in the file tree's heading.
+  const environment = page.locator("[data-testid=environment-input]");
+  assert.equal(await environment.inputValue(), "production");
+  await environment.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("staging");
+  const explain = await explainWhen(page, /environments\/staging\//);
+  assert.doesNotMatch(explain, /environments\/production\//);
+  assert.match(explain, /Using configuration "\/etc\/puppetlabs\/code\/environments\/staging\/hiera\.yaml"/);
+  assert.match(await page.locator(".file-tree .tree-root").first().innerText(), /environments\/staging\//);
+  assert.equal(await rowAt(page, 0).getAttribute("data-value-json"), "80", "the data moves with the environment");
 });
+
+pageTest("the All keys tab lists every key the node resolves, with its value and source", async ({ page }) => {
+  await page.locator("[data-testid=tab-all-keys]").click();
+  assert.equal(await page.locator("[data-testid=tab-all-keys]").getAttribute("aria-selected"), "true");
+  const table = page.locator("[data-testid=key-browser]");
+  await table.waitFor();
+  const keys = await page.$$eval("[data-testid=resolved-key]", (trs) =>
+    trs.map((tr) => [tr.getAttribute("data-key"), ...[...tr.cells].slice(1).map((td) => td.innerText)]),
+  );
+  const byKey = Object.fromEntries(keys.map(([k, ...rest]) => [k, rest]));
+  assert.deepEqual(Object.keys(byKey).sort(), [
+    "ntp::servers",
+    "profile::base::motd",
+    "profile::base::packages",
+    "profile::web::port",
+    "profile::web::vhosts",
+  ]);
+  assert.deepEqual(byKey["profile::web::port"], ["8080", "Per-node data (data/nodes/web01.example.com.yaml)"]);
+  assert.equal(byKey["profile::base::packages"][0], '["nginx","apt-transport-https","unattended-upgrades","curl"]');
+  assert.match(byKey["profile::base::packages"][1], /Per-role data \(data\/roles\/web\.yaml\)/);
+  assert.match(byKey["profile::base::packages"][1], /Common data \(data\/common\.yaml\)/);
+  assert.equal(byKey["profile::web::vhosts"][0], '{"www.example.com":{"docroot":"/var/www/example"}}');
+
+  // A source opens its file.
+  await table.getByRole("button", { name: "Per-role data (data/roles/web.yaml)" }).first().click();
+  await page.locator(".file-title code", { hasText: "data/roles/web.yaml" }).waitFor();
+  // The table follows edits.
+  await typeAtEnd(page, "profile::extra: yes");
+  await page.locator("[data-testid=resolved-key][data-key='profile::extra']").waitFor();
+  assert.match(await page.locator("[data-testid=resolved-key][data-key='profile::extra']").innerText(), /true/);
+
+  await page.locator("[data-testid=tab-explain]").click();
+  await explainWhen(page, /^Searching for "lookup_options"/);
+  assert.equal(await table.count(), 0);
+});
+
+pageTest("keyboard only: Tab to the lookups, move with the arrow keys, edit a key", async ({ page }) => {
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+  // Tab past the lookups to the Explain tab, and choose it.
+  let presses = 0;
+  const seen = new Set();
+  while ((await focused()) !== "tab-explain") {
+    await page.keyboard.press("Tab");
+    seen.add(await focused());
+    presses += 1;
+    assert.ok(presses < 150, "the Explain tab can be reached with Tab");
+  }
+  assert.ok(seen.has("lookup-row"), "Tab went through the lookup rows");
+  await page.keyboard.press("Enter");
+  await attrWhen(page.locator("[data-testid=tab-explain]"), "aria-selected", "true");
+  // Focus selects: the last row Tab went through is the one explained.
+  await attrWhen(rowAt(page, 6), "aria-selected", "true");
+  await explainWhen(page, /Searching for "profile::web::vhosts\."www\.example\.com"\.docroot"/);
+  // Back up to the last row, then Home.
+  while ((await focused()) !== "lookup-row") {
+    await page.keyboard.press("Shift+Tab");
+    presses += 1;
+    assert.ok(presses < 200, "a lookup row can be reached with Shift+Tab");
+  }
+  const focusedKey = () => page.evaluate(() => document.activeElement.closest("[data-testid=lookup-row]")?.getAttribute("data-key"));
+  assert.equal(await focusedKey(), 'profile::web::vhosts."www.example.com".docroot');
+  await page.keyboard.press("Home");
+  await attrWhen(rowAt(page, 0), "aria-selected", "true");
+  assert.equal(await focusedKey(), "profile::web::port");
+  await explainWhen(page, /Searching for "profile::web::port"\n/);
+
+  await page.keyboard.press("ArrowDown");
+  await attrWhen(rowAt(page, 1), "aria-selected", "true");
+  assert.equal(await rowAt(page, 0).getAttribute("aria-selected"), "false");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-testid")), "lookup-row");
+  await explainWhen(page, /Searching for "ntp::servers"\n/);
+  await page.keyboard.press("End");
+  await attrWhen(rowAt(page, 6), "aria-selected", "true");
+  await explainWhen(page, /Searching for "profile::web::vhosts\."www\.example\.com"\.docroot"/);
+  await page.keyboard.press("ArrowUp");
+  await attrWhen(rowAt(page, 5), "aria-selected", "true");
+  await page.keyboard.press("Home");
+  await attrWhen(rowAt(page, 0), "aria-selected", "true");
+  await page.keyboard.press("ArrowDown");
+  await attrWhen(rowAt(page, 1), "aria-selected", "true");
+
+  // Tab goes into the selected row's key field; type a new key there.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-testid")), "lookup-key");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("profile::base::motd");
+  await attrWhen(rowAt(page, 1), "data-key", "profile::base::motd");
+  await attrWhen(rowAt(page, 1), "data-value-json", '"Managed by Puppet on Debian 12"');
+  await explainWhen(page, /Searching for "profile::base::motd"\n/);
+  // Arrow keys in a field move the cursor, not the selection.
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await rowAt(page, 1).getAttribute("aria-selected"), "true");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-testid")), "lookup-key");
+  await page.screenshot({ path: `${SCREENSHOTS}/keyboard.png` });
+});
+
+/** Relative luminance (0 black … 1 white) of a CSS rgb() colour. */
+function luminance(css) {
+  const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+async function colours(page) {
+  return page.evaluate(() => {
+    const bg = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (c && c !== "rgba(0, 0, 0, 0)" && c !== "transparent") return c;
+      }
+      return "rgb(255, 255, 255)";
+    };
+    return {
+      page: bg(document.body),
+      text: getComputedStyle(document.body).color,
+      editor: bg(document.querySelector("[data-testid=editor] .cm-editor")),
+      row: bg(document.querySelector("[data-testid=lookup-row]")),
+    };
+  });
+}
+
+pageTest(
+  "phone-sized screen: one column, no sideways scrolling, still editable",
+  async ({ page }) => {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width}px wide`);
+    await page.screenshot({ path: `${SCREENSHOTS}/phone.png` });
+    await page.screenshot({ path: `${SCREENSHOTS}/phone-full.png`, fullPage: true });
+    // The panes stack: the results come below the editor, each as wide as the screen.
+    const editor = await page.locator("[data-testid=editor]").boundingBox();
+    const row = await rowAt(page, 0).boundingBox();
+    assert.ok(row.y > editor.y, "the lookups are below the editor");
+    assert.ok(editor.x >= 0 && editor.x + editor.width <= 390, "the editor fits");
+    assert.ok(row.x >= 0 && row.x + row.width <= 390, "the row fits");
+
+    await openFile(page, "data/nodes/web01.example.com.yaml");
+    await page.locator("[data-testid=editor] .cm-content").tap();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("1");
+    await attrWhen(rowAt(page, 0), "data-value-json", "8081");
+    await rowAt(page, 3).tap();
+    await explainWhen(page, /Searching for "profile::base::packages"/);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+  },
+  { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+);
+
+pageTest(
+  "dark mode follows the system, and the theme button switches it",
+  async ({ page, context }) => {
+    const dark = await colours(page);
+    assert.ok(luminance(dark.page) < 0.25, `dark page background ${dark.page}`);
+    assert.ok(luminance(dark.text) > 0.6, `light text ${dark.text}`);
+    assert.ok(luminance(dark.editor) < 0.25, `dark editor ${dark.editor}`);
+    assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
+    await page.screenshot({ path: `${SCREENSHOTS}/dark.png` });
+
+    // The button cycles: dark (chosen) → light (chosen) → the system's again.
+    const button = page.locator("[data-testid=theme]");
+    const theme = () => page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    await button.click();
+    assert.equal(await theme(), "dark");
+    await button.click();
+    assert.equal(await theme(), "light");
+    const light = await eventually(() => colours(page), (c) => luminance(c.editor) > 0.75, { message: "a light editor" });
+    assert.ok(luminance(light.page) > 0.75, `light page background ${light.page}`);
+    assert.ok(luminance(light.text) < 0.4, `dark text ${light.text}`);
+    await page.screenshot({ path: `${SCREENSHOTS}/dark-system-light-chosen.png` });
+
+    // The choice is remembered.
+    await gotoReady(page, env.server.url);
+    assert.equal(await theme(), "light");
+    await button.click();
+    assert.equal(await theme(), null);
+    await eventually(() => colours(page), (c) => luminance(c.editor) < 0.25, { message: "the dark editor back" });
+  },
+  { colorScheme: "dark" },
+);
+
+pageTest(
+  "the theme button makes a light system's page dark",
+  async ({ page }) => {
+    const light = await colours(page);
+    assert.ok(luminance(light.page) > 0.75, `light page background ${light.page}`);
+    await page.locator("[data-testid=theme]").click();
+    const dark = await eventually(() => colours(page), (c) => luminance(c.editor) < 0.25, { message: "a dark editor" });
+    assert.ok(luminance(dark.page) < 0.25, `dark page background ${dark.page}`);
+    assert.ok(luminance(dark.row) < 0.3, `dark rows ${dark.row}`);
+    await page.screenshot({ path: `${SCREENSHOTS}/dark-chosen.png` });
+  },
+  { colorScheme: "light" },
+);

@@ -453,6 +453,7 @@ fn main() {
 
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
+    use wasm_bindgen::JsCast;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;

@@ -333,6 +333,7 @@ impl Reducible for State {
                     e.set_lookups(lookups);
                 });
             }
+            Action::Select(i) if self.selected == Some(i) => return self,
             Action::Select(i) => s.selected = Some(i),
             Action::SetFormat(f) => s.format = f,
             Action::Notify(n) => s.notice = Some(n),

@@ -231,6 +231,8 @@ mod tests {
             text: "version: 5\n".into(),
             markers: Vec::new(),
             onchange,
+            reveal: None,
+            readonly: false,
         })
         .await;
 

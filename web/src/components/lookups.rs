@@ -5,6 +5,7 @@ use hiera_core::case::CaseLookup;
 use hiera_core::playground::{Evaluation, Outcome};
 use hiera_core::value::Hash;
 use hiera_core::Value;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -88,7 +89,6 @@ pub fn lookups(props: &LookupsProps) -> Html {
     }
 }
 
-use wasm_bindgen::JsCast;
 
 fn focus_row(list: &NodeRef, index: usize) {
     if let Some(row) = list
@@ -161,11 +161,26 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
         e.stop_propagation();
         Action::RemoveLookup(i)
     });
-    let select = props.dispatch.reform(move |_: MouseEvent| Action::Select(i));
+    // A click or focus on the row selects it, but not one on its buttons
+    // and check boxes, which act on their own (selecting would redraw the
+    // row under them, and a removed row must not become the selection).
+    let on_control = |target: Option<web_sys::EventTarget>| {
+        target.and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| {
+            t.tag_name() == "BUTTON" || (t.tag_name() == "INPUT" && t.get_attribute("type").as_deref() == Some("checkbox")) || t.tag_name() == "LABEL"
+        })
+    };
+    let select = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            if !selected && !on_control(e.target()) {
+                dispatch.emit(Action::Select(i));
+            }
+        })
+    };
     let onfocusin = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: FocusEvent| {
-            if !selected {
+        Callback::from(move |e: FocusEvent| {
+            if !selected && !on_control(e.target()) {
                 dispatch.emit(Action::Select(i));
             }
         })
