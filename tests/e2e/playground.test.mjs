@@ -338,10 +338,10 @@ pageTest(
     assert.ok(width <= 390, `the page is ${width}px wide`);
     await page.screenshot({ path: `${SCREENSHOTS}/phone.png` });
     await page.screenshot({ path: `${SCREENSHOTS}/phone-full.png`, fullPage: true });
-    // The panes stack: the results come below the editor, each as wide as the screen.
+    // The panes stack, each as wide as the screen; the results come first.
     const editor = await page.locator("[data-testid=editor]").boundingBox();
     const row = await rowAt(page, 0).boundingBox();
-    assert.ok(row.y > editor.y, "the lookups are below the editor");
+    assert.ok(row.y < editor.y, "the lookups are above the editor");
     assert.ok(editor.x >= 0 && editor.x + editor.width <= 390, "the editor fits");
     assert.ok(row.x >= 0 && row.x + row.width <= 390, "the row fits");
 

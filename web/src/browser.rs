@@ -125,6 +125,22 @@ pub fn clear_fragment() {
     }
 }
 
+/// Calls `f` when the page is hidden or left (reload, close, another tab);
+/// stops when the returned guard is dropped.
+pub fn on_page_hide(f: impl Fn() + 'static) -> Option<impl Drop> {
+    struct Listener(wasm_bindgen::closure::Closure<dyn FnMut()>);
+    impl Drop for Listener {
+        fn drop(&mut self) {
+            if let Some(w) = web_sys::window() {
+                let _ = w.remove_event_listener_with_callback("pagehide", self.0.as_ref().unchecked_ref());
+            }
+        }
+    }
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
+    web_sys::window()?.add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref()).ok()?;
+    Some(Listener(closure))
+}
+
 /// Installs the service worker (www/sw.js) that keeps the page for offline use.
 pub fn keep_offline() {
     let Some(w) = web_sys::window() else { return };

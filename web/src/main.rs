@@ -180,10 +180,23 @@ fn app() -> Html {
         });
     }
     // Autosave the visitor's own work once typing pauses: writing a large
-    // document on every keystroke would slow typing down.
+    // document on every keystroke would slow typing down. Leaving the page
+    // saves at once.
     {
         let (state, view) = (state.clone(), view.clone());
         let latest = hooks::use_latest::use_latest(state.clone());
+        let working = hooks::use_latest::use_latest(*view == View::Work);
+        {
+            let (latest, working) = (latest.clone(), working.clone());
+            use_effect_with((), move |_| {
+                let listener = browser::on_page_hide(move || {
+                    if *working.borrow() {
+                        browser::save(browser::SAVED_DOCUMENT, &latest.borrow().document().to_yaml());
+                    }
+                });
+                move || drop(listener)
+            });
+        }
         use_effect_with(state.revision, move |revision| {
             let revision = *revision;
             if *view == View::Work {
