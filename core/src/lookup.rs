@@ -954,7 +954,7 @@ impl<'h> Run<'h> {
                         (v, s) => {
                             return Err(Error::lookup(format!(
                                 "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{key}'",
-                                ruby_class_name(v),
+                                crate::merge::ruby_class(v),
                                 s.to_ruby_s()
                             )))
                         }
@@ -1037,21 +1037,6 @@ fn duplicate_name(config: &HieraConfig, name: &str) -> Error {
         message.push_str(&format!(" First defined at (line: {f})"));
     }
     config.fail(&message, line)
-}
-
-fn ruby_class_name(v: &Value) -> &'static str {
-    match v {
-        Value::Undef => "NilClass",
-        Value::Bool(true) => "TrueClass",
-        Value::Bool(false) => "FalseClass",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::String(_) => "String",
-        Value::Symbol(_) => "Symbol",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
-    }
 }
 
 impl Run<'_> {

@@ -416,7 +416,8 @@ fn sort_values(a: &mut Vec<Value>) -> Result<(), Error> {
     Ok(())
 }
 
-fn ruby_class(v: &Value) -> &'static str {
+/// The Ruby class of a value, as Ruby's error messages name it.
+pub(crate) fn ruby_class(v: &Value) -> &'static str {
     match v {
         Value::Undef => "NilClass",
         Value::Bool(true) => "TrueClass",

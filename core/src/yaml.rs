@@ -110,7 +110,7 @@ pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<
 }
 
 /// How deeply collections may nest before loading stops with an error.
-pub const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = 100;
 
 struct Loader<'a> {
     parser: Parser<std::str::Chars<'a>>,
