@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod case;
 pub mod config;
 pub mod convert;

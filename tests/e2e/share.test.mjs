@@ -144,3 +144,20 @@ test("link lengths of the gallery examples", async () => {
   assert.ok(lengths.every(([, n]) => n < 2000), "typical examples fit in 2,000 characters");
   await v.context.close();
 });
+
+test("export as a control-repo zip, then import it: the same document", async () => {
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  await page.selectOption("[data-testid=gallery]", "31-three-layers.yaml");
+  const before = await rowsWhen(page, (rs) => rs.length > 0 && rs.every((r) => r.status) && rs[0].key !== "profile::web::port");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-zip]")]);
+  const zip = `${ROOT}target/exported.zip`;
+  await download.saveAs(zip);
+  assert.equal(download.suggestedFilename(), "hiera-playground.zip");
+  await page.selectOption("[data-testid=gallery]", "01-first-found.yaml");
+  await rowsWhen(page, (rs) => rs.length > 0 && rs[0].key !== before[0].key);
+  await page.setInputFiles("[data-testid=open-case]", zip);
+  const after = await rowsWhen(page, (rs) => rs.length === before.length && rs[0].key === before[0].key && rs.every((r) => r.status));
+  assert.deepEqual(after.map(({ selected, ...r }) => r), before.map(({ selected, ...r }) => r));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

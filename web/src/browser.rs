@@ -53,12 +53,27 @@ pub async fn read_file(file: web_sys::File) -> Result<String, String> {
     text.as_string().ok_or_else(|| "the file is not text".into())
 }
 
+/// Reads a file the user picked, as bytes.
+pub async fn read_bytes(file: web_sys::File) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(file.array_buffer()).await.map_err(message)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    offer(name, &JsValue::from_str(text), "application/x-yaml")
+}
+
+/// Offers bytes as a file download named `name`.
+pub fn download_bytes(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    offer(name, &js_sys::Uint8Array::from(bytes).into(), mime)
+}
+
+fn offer(name: &str, part: &JsValue, mime: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(part);
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/x-yaml");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(message)?;
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_buffer_source_sequence_and_options(&parts, &options).map_err(message)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(message)?;
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(message)?.unchecked_into();

@@ -265,7 +265,13 @@ fn app() -> Html {
             let (dispatch, notify) = (dispatch.clone(), notify.clone());
             let name = file.name();
             spawn_local(async move {
-                match browser::read_file(file).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string())) {
+                // A control-repo zip (see Export zip), or a case file.
+                let doc = if name.to_ascii_lowercase().ends_with(".zip") {
+                    browser::read_bytes(file).await.and_then(|b| hiera_core::archive::import(&b))
+                } else {
+                    browser::read_file(file).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+                };
+                match doc {
                     Ok(doc) => dispatch.emit(Action::Load(doc)),
                     Err(e) => notify(format!("Could not open {name}: {e}")),
                 }
@@ -277,6 +283,15 @@ fn app() -> Html {
         Callback::from(move |_| {
             if let Err(e) = browser::download("hiera-playground.yaml", &state.document().to_yaml()) {
                 notify(format!("Could not save: {e}"));
+            }
+        })
+    };
+    let on_export = {
+        let (state, notify) = (state.clone(), notify.clone());
+        Callback::from(move |_| {
+            let zip = hiera_core::archive::export(&state.document());
+            if let Err(e) = browser::download_bytes("hiera-playground.zip", &zip, "application/zip") {
+                notify(format!("Could not export: {e}"));
             }
         })
     };
@@ -396,7 +411,7 @@ fn app() -> Html {
     };
     html! {
         <div class="playground" data-revision={state.revision.to_string()}>
-            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
+            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
             if let Some(link) = (*share_link).clone() {
                 <div class="share-bar" data-testid="share-bar">
                     <label for="share-link">{ "Link to this playground (copied):" }</label>

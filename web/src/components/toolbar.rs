@@ -17,6 +17,8 @@ pub struct ToolbarProps {
     pub on_open: Callback<web_sys::File>,
     /// Saves the document as a case file.
     pub on_save: Callback<()>,
+    /// Downloads the document as a control-repo zip.
+    pub on_export: Callback<()>,
     /// Goes back to the welcome example.
     pub on_reset: Callback<()>,
     /// Makes a link to this playground.
@@ -73,6 +75,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
         })
     };
     let save = props.on_save.reform(|_: MouseEvent| ());
+    let export = props.on_export.reform(|_: MouseEvent| ());
     let reset = props.on_reset.reform(|_: MouseEvent| ());
     let share = props.on_share.reform(|_: MouseEvent| ());
     let theme = props.on_theme.reform(|_: MouseEvent| ());
@@ -86,9 +89,10 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 </select>
                 <label class="button">
                     { "Open…" }
-                    <input type="file" accept=".yaml,.yml" data-testid="open-case" class="visually-hidden" onchange={on_open} />
+                    <input type="file" accept=".yaml,.yml,.zip" data-testid="open-case" class="visually-hidden" onchange={on_open} />
                 </label>
                 <button type="button" data-testid="save-case" onclick={save}>{ "Save" }</button>
+                <button type="button" data-testid="export-zip" onclick={export} title="The files as a control repository, with the puppet lookup commands">{ "Export zip" }</button>
                 <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
                 <button type="button" data-testid="share-button" onclick={share}>{ "Share link" }</button>
                 <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>

@@ -1,0 +1,253 @@
+//! A document as a control-repo zip and back: the files laid out as a real
+//! Puppet installation, `facts.yaml`, a `lookups.sh` with the `puppet lookup`
+//! command that reproduces each lookup on a real Puppet, and the document
+//! itself (`playground.yaml`) so that importing gives back exactly what was
+//! exported. A zip without `playground.yaml` (a repository zipped by hand) is
+//! read from its layout.
+
+use crate::case::{environment_dir, Document};
+use crate::value::Value;
+
+/// The most an archive may expand to: a document is small, and a crafted
+/// zip must not exhaust memory.
+pub const MAX_EXPANDED: usize = 64 << 20;
+
+/// The zip of a document.
+pub fn export(doc: &Document) -> Vec<u8> {
+    let env = environment_dir(&doc.environment);
+    let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
+    for (path, text) in &doc.files {
+        let abs = if path.starts_with('/') { path.clone() } else { format!("{env}/{path}") };
+        entries.push((abs.trim_start_matches('/').to_string(), text.as_bytes().to_vec()));
+    }
+    // `puppet lookup --facts` wants these four together, as the page assumes them.
+    let node = doc.node().name;
+    let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
+    let mut facts = doc.facts.clone();
+    for (k, v) in [("clientcert", node.as_str()), ("fqdn", node.as_str()), ("hostname", host), ("domain", domain)] {
+        facts.entry(Value::from(k)).or_insert_with(|| Value::from(v));
+    }
+    let facts = crate::yaml::to_yaml(&Value::Hash(facts));
+    entries.push(("facts.yaml".into(), facts.into_bytes()));
+    entries.push(("lookups.sh".into(), lookups_script(doc).into_bytes()));
+    entries.push(("playground.yaml".into(), doc.to_yaml().into_bytes()));
+    zip(&entries)
+}
+
+/// `puppet lookup` commands reproducing each lookup, run from the unzipped directory.
+fn lookups_script(doc: &Document) -> String {
+    let node = doc.node().name;
+    let mut out = String::from(
+        "#!/bin/sh\n# Each lookup of the playground on a real Puppet, from the directory this\n# zip was unpacked in (its etc/ plays /etc).\nR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n",
+    );
+    for l in &doc.lookups {
+        let mut cmd = format!(
+            "puppet lookup --confdir \"$R/etc/puppetlabs/puppet\" --codedir \"$R/etc/puppetlabs/code\" --environment {} --node {} --facts \"$R/facts.yaml\" --explain",
+            shell(&doc.environment),
+            shell(&node)
+        );
+        if let Ok(Some(Value::Hash(m))) = l.merge.as_ref().map(crate::case::cli_merge).transpose() {
+            let get = |k: &str| m.get(&Value::from(k)).cloned();
+            if let Some(s) = get("strategy") {
+                cmd.push_str(&format!(" --merge {}", s.to_ruby_s()));
+            }
+            if let Some(p) = get("knockout_prefix") {
+                cmd.push_str(&format!(" --knock-out-prefix {}", shell(&p.to_ruby_s())));
+            }
+            if get("sort_merged_arrays").is_some_and(|v| v.is_truthy()) {
+                cmd.push_str(" --sort-merged-arrays");
+            }
+            if get("merge_hash_arrays").is_some_and(|v| v.is_truthy()) {
+                cmd.push_str(" --merge-hash-arrays");
+            }
+        }
+        if let Some(d) = &l.default {
+            cmd.push_str(&format!(" --default {}", shell(&d.to_ruby_s())));
+        }
+        if let Some(t) = &l.value_type {
+            cmd.push_str(&format!(" --type {}", shell(t)));
+        }
+        for k in &l.keys {
+            cmd.push(' ');
+            cmd.push_str(&shell(k));
+        }
+        out.push_str(&cmd);
+        out.push('\n');
+    }
+    out
+}
+
+fn shell(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Reads a zip made by [`export`], or a control repository zipped by hand.
+pub fn import(bytes: &[u8]) -> Result<Document, String> {
+    let entries = unzip(bytes)?;
+    let text = |b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| "a file in the zip is not UTF-8 text".to_string());
+    if let Some((_, b)) = entries.iter().find(|(n, _)| n == "playground.yaml" || n.ends_with("/playground.yaml")) {
+        return Document::from_yaml(&text(b)?).map_err(|e| e.to_string());
+    }
+    let mut doc = Document::from_yaml("files: {}").map_err(|e| e.to_string())?;
+    let envs = "etc/puppetlabs/code/environments/";
+    for (name, bytes) in &entries {
+        if name.ends_with('/') {
+            continue;
+        }
+        if name == "facts.yaml" {
+            if let Ok(Some((Value::Hash(h), _))) = crate::yaml::load(&text(bytes)?) {
+                doc.facts = h;
+            }
+            continue;
+        }
+        let path = match name.find(envs) {
+            Some(i) => {
+                let rest = &name[i + envs.len()..];
+                match rest.split_once('/') {
+                    Some((env, file)) => {
+                        doc.environment = env.to_string();
+                        file.to_string()
+                    }
+                    None => continue,
+                }
+            }
+            None if name.contains("etc/puppetlabs/") => format!("/{}", &name[name.find("etc/puppetlabs/").unwrap_or(0)..]),
+            None if name == "lookups.sh" => continue,
+            None => name.clone(),
+        };
+        doc.files.push((path, text(bytes)?));
+    }
+    if doc.files.is_empty() {
+        return Err("the zip holds no Puppet files".into());
+    }
+    Ok(doc)
+}
+
+// ---- the zip format (stored or deflated entries, no encryption) ----
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+fn zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in entries {
+        let packed = miniz_oxide::deflate::compress_to_vec(data, 6);
+        let (method, body) = if packed.len() < data.len() { (8u16, packed) } else { (0u16, data.clone()) };
+        let offset = out.len() as u32;
+        let crc = crc32(data);
+        let header = |sig: u32, central: bool| {
+            let mut h = Vec::new();
+            h.extend(sig.to_le_bytes());
+            if central {
+                h.extend(20u16.to_le_bytes());
+            }
+            h.extend(20u16.to_le_bytes());
+            h.extend(0x0800u16.to_le_bytes()); // names are UTF-8
+            h.extend(method.to_le_bytes());
+            h.extend(0u32.to_le_bytes()); // time and date
+            h.extend(crc.to_le_bytes());
+            h.extend((body.len() as u32).to_le_bytes());
+            h.extend((data.len() as u32).to_le_bytes());
+            h.extend((name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes());
+            if central {
+                h.extend([0u8; 6]); // comment length, disk, internal attributes
+                h.extend(0u32.to_le_bytes()); // external attributes
+                h.extend(offset.to_le_bytes());
+            }
+            h.extend(name.as_bytes());
+            h
+        };
+        out.extend(header(0x0403_4b50, false));
+        out.extend(&body);
+        central.extend(header(0x0201_4b50, true));
+    }
+    let start = out.len() as u32;
+    out.extend(&central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    out.extend([0u8; 4]);
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(start.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let bad = || "this is not a zip file (or it is damaged)".to_string();
+    let u16_at = |i: usize| bytes.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as usize);
+    let u32_at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let end = (0..bytes.len().saturating_sub(21)).rev().find(|&i| u32_at(i) == Some(0x0605_4b50)).ok_or_else(bad)?;
+    let count = u16_at(end + 10).ok_or_else(bad)?;
+    let mut at = u32_at(end + 16).ok_or_else(bad)?;
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for _ in 0..count {
+        if u32_at(at) != Some(0x0201_4b50) {
+            return Err(bad());
+        }
+        let method = u16_at(at + 10).ok_or_else(bad)?;
+        let packed_len = u32_at(at + 20).ok_or_else(bad)?;
+        let size = u32_at(at + 24).ok_or_else(bad)?;
+        let (name_len, extra_len, comment_len) = (u16_at(at + 28).ok_or_else(bad)?, u16_at(at + 30).ok_or_else(bad)?, u16_at(at + 32).ok_or_else(bad)?);
+        let local = u32_at(at + 42).ok_or_else(bad)?;
+        let name = String::from_utf8_lossy(bytes.get(at + 46..at + 46 + name_len).ok_or_else(bad)?).into_owned();
+        at += 46 + name_len + extra_len + comment_len;
+        total += size;
+        if total > MAX_EXPANDED {
+            return Err(format!("the zip expands to more than {} MB; it is refused", MAX_EXPANDED >> 20));
+        }
+        let data_at = local + 30 + u16_at(local + 26).ok_or_else(bad)? + u16_at(local + 28).ok_or_else(bad)?;
+        let body = bytes.get(data_at..data_at + packed_len).ok_or_else(bad)?;
+        let data = match method {
+            0 => body.to_vec(),
+            8 => miniz_oxide::inflate::decompress_to_vec_with_limit(body, size.max(1)).map_err(|_| bad())?,
+            m => return Err(format!("{name}: compression method {m} is not supported (use deflate)")),
+        };
+        out.push((name, data));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n  data/common.yaml: |\n    a: 1\n  /etc/puppetlabs/puppet/hiera.yaml: |\n    version: 5\nlookups:\n  - key: a\n    merge: {strategy: deep, knockout_prefix: '--'}\n";
+
+    #[test]
+    fn export_then_import_gives_the_same_document() {
+        let doc = Document::from_yaml(DOC).unwrap();
+        let zip = export(&doc);
+        assert_eq!(import(&zip).unwrap(), doc);
+        let names: Vec<String> = unzip(&zip).unwrap().into_iter().map(|(n, _)| n).collect();
+        assert!(names.contains(&"etc/puppetlabs/code/environments/production/data/common.yaml".to_string()));
+        assert!(names.contains(&"etc/puppetlabs/puppet/hiera.yaml".to_string()));
+        let script = String::from_utf8(unzip(&zip).unwrap().into_iter().find(|(n, _)| n == "lookups.sh").unwrap().1).unwrap();
+        assert!(script.contains("--merge deep --knock-out-prefix '--' 'a'"), "{script}");
+    }
+
+    #[test]
+    fn a_hand_made_repository_zip_is_read_from_its_layout() {
+        let entries = vec![
+            ("repo/etc/puppetlabs/code/environments/staging/hiera.yaml".to_string(), b"version: 5\n".to_vec()),
+            ("repo/etc/puppetlabs/code/environments/staging/data/common.yaml".to_string(), b"a: 1\n".to_vec()),
+            ("facts.yaml".to_string(), b"role: db\n".to_vec()),
+        ];
+        let doc = import(&zip(&entries)).unwrap();
+        assert_eq!(doc.environment, "staging");
+        assert_eq!(doc.files[1].0, "data/common.yaml");
+        assert_eq!(doc.facts.get(&Value::from("role")), Some(&Value::from("db")));
+        assert!(import(b"not a zip").is_err());
+    }
+}
