@@ -49,8 +49,11 @@ test("keystroke to result, every gallery example", async () => {
   const { page, context } = await openPage(env.browser, env.server.url);
   const figures = [];
   for (const file of index) {
+    const previous = await page.locator("[data-testid=description]").innerText();
     await page.selectOption("[data-testid=gallery]", file);
-    await page.waitForTimeout(150);
+    if (file !== "00-welcome.yaml") {
+      await page.waitForFunction((p) => document.querySelector("[data-testid=description]")?.innerText !== p, previous);
+    }
     // Edit the last data file, where most examples keep their common data.
     const paths = await page.$$eval("[data-testid=file-entry]", (els) => els.map((e) => e.dataset.path));
     const target = paths.filter((p) => p.endsWith(".yaml") && !p.endsWith("hiera.yaml")).pop() ?? paths[0];

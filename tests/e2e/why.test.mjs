@@ -17,8 +17,10 @@ after(async () => {
 async function example(file, n) {
   const { page, context, errors } = await openPage(env.browser);
   await gotoReady(page, env.server.url);
+  const welcome = await page.locator("[data-testid=description]").innerText();
   await page.selectOption("[data-testid=gallery]", file);
-  await page.locator(".description").filter({ hasText: /./ }).waitFor();
+  // The example arrives by fetch: wait until the page shows it, not the welcome.
+  await eventually(() => page.locator("[data-testid=description]").innerText(), (d) => d !== welcome, { message: `${file} to open` });
   await rowsWhen(page, (rs) => rs.length > n && rs.every((r) => r.status));
   await rowAt(page, n).click();
   await page.locator("[data-testid=merge-steps]").waitFor();
