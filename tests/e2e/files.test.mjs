@@ -1,6 +1,6 @@
 // Files and documents: creating, renaming and deleting files and folders; opening
 // and saving case files; the gallery; autosave and reset.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import {
@@ -20,29 +20,13 @@ import {
   rowAt,
   rows,
   rowsWhen,
-  start,
   typeAtEnd,
+  browserSuite,
 } from "./helpers.mjs";
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const suite = browserSuite();
+const { pageTest } = suite;
 
-function pageTest(name, body, options) {
-  test(name, async () => {
-    const p = await openPage(env.browser, env.server.url, options);
-    try {
-      await body(p);
-    } finally {
-      await p.context.close();
-    }
-    assert.deepEqual(p.errors, [], "the page threw");
-  });
-}
 
 const entry = (page, path) => page.locator(`[data-testid=file-entry][data-path="${path}"]`);
 const CASES = `${ROOT}tests/conformance/cases/`;
@@ -231,7 +215,7 @@ pageTest("every gallery example gives Puppet's recorded results", async ({ page 
 });
 
 test("autosave: edits survive a reload; Reset brings back the welcome example", async () => {
-  const { page, context, errors, answers, asked } = await openPage(env.browser, env.server.url);
+  const { page, context, errors, answers, asked } = await openPage(suite.env.browser, suite.env.server.url);
   try {
     await openFile(page, "data/nodes/web01.example.com.yaml");
     await page.locator("[data-testid=editor] .cm-content").click();
@@ -246,7 +230,7 @@ test("autosave: edits survive a reload; Reset brings back the welcome example", 
     await page.locator("[data-testid=environment-input]").fill("qa");
 
     // Same context, so the same localStorage.
-    await gotoReady(page, env.server.url);
+    await gotoReady(page, suite.env.server.url);
     const shown = await rows(page);
     assert.equal(shown.length, 8);
     assert.equal(shown[0].json, "8081");
@@ -267,13 +251,13 @@ test("autosave: edits survive a reload; Reset brings back the welcome example", 
     assert.equal(await page.locator("[data-testid=environment-input]").inputValue(), "production");
 
     // And that is what is saved now.
-    await gotoReady(page, env.server.url);
+    await gotoReady(page, suite.env.server.url);
     const again = await rows(page);
     assert.equal(again.length, 7);
     assert.equal(again[0].json, "8080");
 
     // A fresh context starts from the welcome example, whatever another saved.
-    const other = await openPage(env.browser, env.server.url);
+    const other = await openPage(suite.env.browser, suite.env.server.url);
     assert.equal((await rows(other.page)).length, 7);
     await other.context.close();
   } finally {
@@ -283,7 +267,7 @@ test("autosave: edits survive a reload; Reset brings back the welcome example", 
 });
 
 test("saved work that cannot be read is kept aside, with a notice", async () => {
-  const { page, context, errors } = await openPage(env.browser, null);
+  const { page, context, errors } = await openPage(suite.env.browser, null);
   try {
     await page.addInitScript(() => {
       if (!sessionStorage.getItem("seeded")) {
@@ -291,7 +275,7 @@ test("saved work that cannot be read is kept aside, with a notice", async () => 
         localStorage.setItem("hiera-playground/document", "files: [not, a, hash");
       }
     });
-    await gotoReady(page, env.server.url);
+    await gotoReady(page, suite.env.server.url);
     const notice = page.locator("[data-testid=notice]");
     await notice.waitFor();
     assert.match(await notice.innerText(), /Your saved work could not be read .*hiera-playground\/unreadable-document/);

@@ -1,6 +1,8 @@
 // Shared set-up of the end-to-end tests: the static server for dist/, Debian's
 // Chromium through playwright-core, waits on the page's stable test hooks, and an
 // order-preserving comparison of lookup values with Puppet's recorded ones.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -262,4 +264,31 @@ export function checkRow(row, lookup) {
     return null;
   }
   return { problem: "the case has no expectation" };
+}
+
+/**
+ * Registers a file's browser set-up: Chromium and the server start before its
+ * tests and stop after them. Returns { env } (filled in once started) and
+ * `pageTest(name, body, options)`: a test on a fresh page of the welcome
+ * example that closes the page after `body` and fails if the page threw.
+ */
+export function browserSuite() {
+  const suite = { env: null };
+  before(async () => {
+    suite.env = await start();
+  });
+  after(async () => {
+    await suite.env?.close();
+  });
+  suite.pageTest = (name, body, options) =>
+    test(name, async () => {
+      const p = await openPage(suite.env.browser, suite.env.server.url, options);
+      try {
+        await body(p);
+      } finally {
+        await p.context.close();
+      }
+      assert.deepEqual(p.errors, [], "the page threw");
+    });
+  return suite;
 }

@@ -1,28 +1,12 @@
 // The lookup rows: adding, keys with completion, merge options, defaults,
 // removing, selecting by mouse and keyboard, and the value format.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attrWhen, eventually, explainText, explainWhen, openFile, openPage, replaceEditorText, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
+import { attrWhen, eventually, explainText, explainWhen, openFile, openPage, replaceEditorText, rowAt, rows, rowsWhen, browserSuite } from "./helpers.mjs";
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const suite = browserSuite();
+const { pageTest } = suite;
 
-function pageTest(name, body, options) {
-  test(name, async () => {
-    const p = await openPage(env.browser, env.server.url, options);
-    try {
-      await body(p);
-    } finally {
-      await p.context.close();
-    }
-    assert.deepEqual(p.errors, [], "the page threw");
-  });
-}
 
 /** Clicks "+ Add lookup" and returns the new (last) row, once it is there. */
 async function addLookup(page) {
@@ -96,7 +80,7 @@ for (const [testid, option] of [
   ["merge-hash-arrays", "merge_hash_arrays"],
 ]) {
   test(`the ${testid} checkbox turns on ${option}`, async () => {
-    const { page, context, errors } = await openPage(env.browser, env.server.url);
+    const { page, context, errors } = await openPage(suite.env.browser, suite.env.server.url);
     try {
       const row = rowAt(page, 3);
       await row.click();
@@ -179,7 +163,7 @@ pageTest("removing lookups", async ({ page }) => {
 // With nothing selected, a click on a row's × removes it (focusing the button
 // once selected the row, and the list shrank under the pointer).
 test("with nothing selected, a click on a row's × removes it", async () => {
-  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  const { page, context, errors } = await openPage(suite.env.browser, suite.env.server.url);
   try {
     await page.locator("[data-testid=tab-explain]").click();
     await rowAt(page, 0).getByRole("button", { name: "Remove lookup" }).click();
@@ -195,7 +179,7 @@ test("with nothing selected, a click on a row's × removes it", async () => {
 // Removing a row that is not selected keeps the selection (the focus on the ×
 // once selected the row just before it was removed).
 test("removing a row that is not selected keeps the selected one", async () => {
-  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  const { page, context, errors } = await openPage(suite.env.browser, suite.env.server.url);
   try {
     await rowAt(page, 3).click();
     await attrWhen(rowAt(page, 3), "aria-selected", "true");

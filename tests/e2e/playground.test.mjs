@@ -1,7 +1,7 @@
 // End-to-end tests of the release build (dist/) in Debian's Chromium: the welcome
 // example, the editor, the node panel, the key browser, keyboard use, phone size
 // and dark mode.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import {
@@ -21,30 +21,13 @@ import {
   rowAt,
   rows,
   rowsWhen,
-  start,
   typeAtEnd,
+  browserSuite,
 } from "./helpers.mjs";
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const suite = browserSuite();
+const { pageTest } = suite;
 
-/** A fresh page on the welcome example; closes it after `body`, and fails if the page threw. */
-function pageTest(name, body, options) {
-  test(name, async () => {
-    const p = await openPage(env.browser, env.server.url, options);
-    try {
-      await body(p);
-    } finally {
-      await p.context.close();
-    }
-    assert.deepEqual(p.errors, [], "the page threw");
-  });
-}
 
 const WELCOME_FILES = [
   "hiera.yaml",
@@ -135,9 +118,9 @@ pageTest("each file keeps its edits when another is opened", async ({ page }) =>
 
 test("the page works with the plain editor while CodeMirror is not there", async () => {
   // The page's service worker would fetch codemirror.js past page.route: block it.
-  const { page, context, errors } = await openPage(env.browser, null, { serviceWorkers: "block" });
+  const { page, context, errors } = await openPage(suite.env.browser, null, { serviceWorkers: "block" });
   await page.route("**/codemirror.js", (route) => route.abort());
-  await page.goto(env.server.url);
+  await page.goto(suite.env.server.url);
   await page.locator("[data-testid=lookup-row][data-status]").first().waitFor();
   await page.locator("[data-testid=file-entry][data-path='data/nodes/web01.example.com.yaml']").click();
   const textarea = page.locator("[data-testid=editor] textarea");
@@ -382,7 +365,7 @@ pageTest(
     await page.screenshot({ path: `${SCREENSHOTS}/dark-system-light-chosen.png` });
 
     // The choice is remembered.
-    await gotoReady(page, env.server.url);
+    await gotoReady(page, suite.env.server.url);
     assert.equal(await theme(), "light");
     await button.click();
     assert.equal(await theme(), null);
