@@ -37,9 +37,14 @@ fn common<'a>(values: impl Iterator<Item = &'a Value>) -> String {
         names.dedup();
         return format!("Enum[{}]", names.join(", "));
     }
+    variant(values.into_iter().map(infer))
+}
+
+/// `Unit` for no types, the one type, or a `Variant` of the distinct types in
+/// the order first seen.
+fn variant(all: impl Iterator<Item = String>) -> String {
     let mut types: Vec<String> = Vec::new();
-    for v in values {
-        let t = infer(v);
+    for t in all {
         if !types.contains(&t) {
             types.push(t);
         }
@@ -309,18 +314,7 @@ fn article(t: &Type) -> String {
 /// the oracle records the type of a rich value.
 pub fn generalized(v: &Value) -> String {
     fn common<'a>(vs: impl Iterator<Item = &'a Value>) -> String {
-        let mut types: Vec<String> = Vec::new();
-        for v in vs {
-            let t = generalized(v);
-            if !types.contains(&t) {
-                types.push(t);
-            }
-        }
-        match types.len() {
-            0 => "Unit".into(),
-            1 => types.remove(0),
-            _ => format!("Variant[{}]", types.join(", ")),
-        }
+        variant(vs.map(generalized))
     }
     match v {
         Value::Undef => "Undef".into(),
