@@ -12,6 +12,9 @@ use crate::value::Value;
 /// zip must not exhaust memory.
 pub const MAX_EXPANDED: usize = 64 << 20;
 
+/// The most files an archive or folder may hold.
+pub const MAX_FILES: usize = 10_000;
+
 /// The zip of a document.
 pub fn export(doc: &Document) -> Vec<u8> {
     let env = environment_dir(&doc.environment);
@@ -81,21 +84,56 @@ fn shell(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// Reads a zip made by [`export`], or a control repository zipped by hand.
+/// Reads a zip made by [`export`], or a control repository zipped by hand
+/// (see [`import_files`]).
 pub fn import(bytes: &[u8]) -> Result<Document, String> {
-    let entries = unzip(bytes)?;
-    let text = |b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| "a file in the zip is not UTF-8 text".to_string());
-    if let Some((_, b)) = entries.iter().find(|(n, _)| n == "playground.yaml" || n.ends_with("/playground.yaml")) {
-        return Document::from_yaml(&text(b)?).map_err(|e| e.to_string());
+    import_files(unzip(bytes)?)
+}
+
+/// Whether a file of a repository can matter to Hiera: its configurations and
+/// data files. Hidden folders (`.git`) and everything else (manifests,
+/// templates, Ruby code) are left out, so that a whole control repository can
+/// be opened.
+pub fn wanted(path: &str) -> bool {
+    let hidden = path.split('/').any(|c| c.starts_with('.'));
+    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    !hidden && matches!(extension.as_deref(), Some("yaml" | "yml" | "json" | "eyaml"))
+}
+
+/// Reads the files of a folder or zip (path inside it → contents): an
+/// unpacked [`export`] (its `playground.yaml` gives the document back
+/// exactly), an installation laid out as `etc/puppetlabs/...` with an
+/// optional `facts.yaml`, or a control repository (the environment's own
+/// directory, maybe inside one top folder that holds its `hiera.yaml`). Files that are not [`wanted`]
+/// are skipped.
+pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
+    if entries.len() > MAX_FILES {
+        return Err(format!("it holds {} files, more than the {MAX_FILES} the playground takes", entries.len()));
+    }
+    let text = |name: &str, b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| format!("{name} is not UTF-8 text"));
+    let mut entries: Vec<(String, Vec<u8>)> = entries.into_iter().filter(|(n, _)| !n.ends_with('/') && wanted(n)).collect();
+    if let Some((n, b)) = entries.iter().find(|(n, _)| n == "playground.yaml" || n.ends_with("/playground.yaml")) {
+        return Document::from_yaml(&text(n, b)?).map_err(|e| e.to_string());
+    }
+    let installation = "etc/puppetlabs/";
+    if !entries.iter().any(|(n, _)| n.contains(installation)) {
+        // A repository is often zipped or dropped as its folder, which then
+        // holds its hiera.yaml.
+        let top = |n: &str| n.split_once('/').map(|(t, _)| t.to_string());
+        if let Some(Some(first)) = entries.first().map(|(n, _)| top(n)) {
+            let root = |f: &str| entries.iter().any(|(n, _)| *n == format!("{first}/{f}"));
+            if entries.iter().all(|(n, _)| top(n).as_ref() == Some(&first)) && (root("hiera.yaml") || root("facts.yaml")) {
+                for (n, _) in &mut entries {
+                    n.drain(..=first.len());
+                }
+            }
+        }
     }
     let mut doc = Document::from_yaml("files: {}").map_err(|e| e.to_string())?;
     let envs = "etc/puppetlabs/code/environments/";
     for (name, bytes) in &entries {
-        if name.ends_with('/') {
-            continue;
-        }
         if name == "facts.yaml" {
-            if let Ok(Some((Value::Hash(h), _))) = crate::yaml::load(&text(bytes)?) {
+            if let Ok(Some((Value::Hash(h), _))) = crate::yaml::load(&text(name, bytes)?) {
                 doc.facts = h;
             }
             continue;
@@ -111,14 +149,15 @@ pub fn import(bytes: &[u8]) -> Result<Document, String> {
                     None => continue,
                 }
             }
-            None if name.contains("etc/puppetlabs/") => format!("/{}", &name[name.find("etc/puppetlabs/").unwrap_or(0)..]),
-            None if name == "lookups.sh" => continue,
-            None => name.clone(),
+            None => match name.find(installation) {
+                Some(i) => format!("/{}", &name[i..]),
+                None => name.clone(),
+            },
         };
-        doc.files.push((path, text(bytes)?));
+        doc.files.push((path, text(name, bytes)?));
     }
     if doc.files.is_empty() {
-        return Err("the zip holds no Puppet files".into());
+        return Err("it holds no Hiera configuration or data files".into());
     }
     Ok(doc)
 }
@@ -189,6 +228,9 @@ fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let u32_at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
     let end = (0..bytes.len().saturating_sub(21)).rev().find(|&i| u32_at(i) == Some(0x0605_4b50)).ok_or_else(bad)?;
     let count = u16_at(end + 10).ok_or_else(bad)?;
+    if count > MAX_FILES {
+        return Err(format!("the zip holds {count} files, more than the {MAX_FILES} the playground takes"));
+    }
     let mut at = u32_at(end + 16).ok_or_else(bad)?;
     let mut out = Vec::new();
     let mut total = 0usize;
@@ -249,5 +291,41 @@ mod tests {
         assert_eq!(doc.files[1].0, "data/common.yaml");
         assert_eq!(doc.facts.get(&Value::from("role")), Some(&Value::from("db")));
         assert!(import(b"not a zip").is_err());
+    }
+
+    #[test]
+    fn a_dropped_control_repository_keeps_only_what_hiera_reads() {
+        let file = |n: &str, t: &str| (format!("control-repo/{n}"), t.as_bytes().to_vec());
+        let doc = import_files(vec![
+            file("hiera.yaml", "version: 5\n"),
+            file("data/common.yaml", "a: 1\n"),
+            file("data/nodes/web01.json", "{\"a\": 2}"),
+            file("modules/ntp/data/common.yaml", "ntp::servers: []\n"),
+            file("manifests/site.pp", "node default {}\n"),
+            file(".gitlab-ci.yml", "stages: []\n"),
+            file(".git/objects/ab/cdef", "\u{0}binary"),
+            file("Puppetfile", "mod 'ntp'\n"),
+        ])
+        .unwrap();
+        let paths: Vec<&str> = doc.files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["hiera.yaml", "data/common.yaml", "data/nodes/web01.json", "modules/ntp/data/common.yaml"]);
+        assert_eq!(doc.environment, "production");
+    }
+
+    #[test]
+    fn a_folder_without_hiera_files_or_with_too_many_is_refused() {
+        let err = import_files(vec![("repo/manifests/site.pp".into(), b"node default {}".to_vec())]).unwrap_err();
+        assert!(err.contains("no Hiera configuration or data files"), "{err}");
+        let many = (0..=MAX_FILES).map(|i| (format!("data/{i}.yaml"), b"a: 1\n".to_vec())).collect();
+        assert!(import_files(many).unwrap_err().contains("more than the 10000"));
+        let err = import_files(vec![("data/common.yaml".into(), vec![0xff, 0xfe])]).unwrap_err();
+        assert_eq!(err, "data/common.yaml is not UTF-8 text");
+    }
+
+    #[test]
+    fn an_unpacked_export_gives_the_same_document() {
+        let doc = Document::from_yaml(DOC).unwrap();
+        let folder = unzip(&export(&doc)).unwrap().into_iter().map(|(n, b)| (format!("hiera-playground/{n}"), b)).collect();
+        assert_eq!(import_files(folder).unwrap(), doc);
     }
 }

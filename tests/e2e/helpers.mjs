@@ -162,6 +162,14 @@ export async function typeAtEnd(page, text) {
   await page.keyboard.type(text);
 }
 
+/** Clicks "+ Add lookup" and returns the new (last) row, once it is there. */
+export async function addLookup(page) {
+  const count = await page.locator("[data-testid=lookup-row]").count();
+  await page.locator("[data-testid=add-lookup]").click();
+  await rowsWhen(page, (r) => r.length === count + 1, "a new row");
+  return rowAt(page, count);
+}
+
 /** The paths of the file tree's files. */
 export function filePaths(page) {
   return page.$$eval("[data-testid=file-entry]", (els) => els.map((el) => el.getAttribute("data-path")));

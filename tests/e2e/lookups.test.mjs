@@ -2,19 +2,11 @@
 // removing, selecting by mouse and keyboard, and the value format.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attrWhen, eventually, explainText, explainWhen, openFile, openPage, replaceEditorText, rowAt, rows, rowsWhen, browserSuite } from "./helpers.mjs";
+import { addLookup, attrWhen, eventually, explainText, explainWhen, openFile, openPage, replaceEditorText, rowAt, rows, rowsWhen, browserSuite } from "./helpers.mjs";
 
 const suite = browserSuite();
 const { pageTest } = suite;
 
-
-/** Clicks "+ Add lookup" and returns the new (last) row, once it is there. */
-async function addLookup(page) {
-  const count = await page.locator("[data-testid=lookup-row]").count();
-  await page.locator("[data-testid=add-lookup]").click();
-  await rowsWhen(page, (r) => r.length === count + 1, "a new row");
-  return rowAt(page, count);
-}
 
 pageTest("a new lookup with a completed key, deep merge and a knockout prefix", async ({ page }) => {
   // The key field offers the keys the data defines.

@@ -1,8 +1,10 @@
 // Share links, embedding, the documentation-page script, and offline use.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { ROOT, SCREENSHOTS, eventually, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ROOT, SCREENSHOTS, addLookup, attrWhen, eventually, filePaths, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -160,6 +162,85 @@ test("export as a control-repo zip, then import it: the same document", async ()
   await page.setInputFiles("[data-testid=open-case]", zip);
   const after = await rowsWhen(page, (rs) => rs.length === before.length && rs[0].key === before[0].key && rs.every((r) => r.status));
   assert.deepEqual(after.map(({ selected, ...r }) => r), before.map(({ selected, ...r }) => r));
+
+  // The same zip unpacked and dropped onto the page as a folder.
+  const folder = `${ROOT}target/drop/exported`;
+  await rm(folder, { recursive: true, force: true });
+  execFileSync("python3", ["-m", "zipfile", "-e", zip, folder]);
+  await page.selectOption("[data-testid=gallery]", "01-first-found.yaml");
+  await rowsWhen(page, (rs) => rs.length > 0 && rs[0].key !== before[0].key);
+  await drop(page, [folder]);
+  const dropped = await rowsWhen(page, (rs) => rs.length === before.length && rs[0].key === before[0].key && rs.every((r) => r.status));
+  assert.deepEqual(dropped.map(({ selected, ...r }) => r), before.map(({ selected, ...r }) => r));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/**
+ * Drops files or folders (paths on this machine) onto the middle of the page
+ * the way the desktop does, through Chromium's own drag events.
+ */
+async function drop(page, paths, { release = true } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: paths, dragOperationsMask: 1 };
+  for (const type of release ? ["dragEnter", "dragOver", "drop"] : ["dragEnter", "dragOver"]) {
+    await cdp.send("Input.dispatchDragEvent", { type, x: 640, y: 400, data });
+  }
+  await cdp.detach();
+}
+
+async function writeTree(root, files) {
+  await rm(root, { recursive: true, force: true });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(`${root}/${path}`), { recursive: true });
+    await writeFile(`${root}/${path}`, text);
+  }
+}
+
+test("a control repository folder dropped onto the page opens its Hiera files", async () => {
+  const repo = `${ROOT}target/drop/control-repo`;
+  await writeTree(repo, {
+    "hiera.yaml": "version: 5\nhierarchy:\n  - name: Roles\n    path: \"roles/%{facts.role}.yaml\"\n  - name: Common\n    path: common.yaml\n",
+    "data/common.yaml": "profile::port: 80\n",
+    "data/roles/web.yaml": "profile::port: 8443\n",
+    "facts.yaml": "role: web\n",
+    "manifests/site.pp": "node default {}\n",
+    "Puppetfile": "mod 'puppetlabs-stdlib'\n",
+    ".gitlab-ci.yml": "stages: []\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+  });
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  await rowsWhen(page, (rs) => rs.length > 0 && rs.every((r) => r.status));
+  await drop(page, [repo], { release: false });
+  await page.locator("[data-testid=drop-overlay]").waitFor();
+  await page.screenshot({ path: `${SCREENSHOTS}/drop-overlay.png` });
+  await drop(page, [repo]);
+  // Only Hiera's files, at their places in the environment.
+  const expected = JSON.stringify(["data/common.yaml", "data/roles/web.yaml", "hiera.yaml"]);
+  await eventually(() => filePaths(page), (ps) => JSON.stringify([...ps].sort()) === expected, { message: "the repository's Hiera files" });
+  assert.equal(await page.locator("[data-testid=notice] span").textContent(), "Opened 3 Hiera files from the folder control-repo (other files are left out). Add a lookup to query them.");
+  assert.equal(await page.locator("[data-testid=drop-overlay]").count(), 0);
+  const row = await addLookup(page);
+  await row.locator("[data-testid=lookup-key]").fill("profile::port");
+  await attrWhen(row, "data-value-json", "8443");
+
+  // Something that is no Hiera repository says so, and changes nothing.
+  const other = `${ROOT}target/drop/notes`;
+  await writeTree(other, { "todo.txt": "nothing here\n" });
+  await drop(page, [other]);
+  await eventually(() => page.locator("[data-testid=notice]").textContent(), (t) => t?.includes("Could not open what was dropped: it holds no Hiera configuration or data files"));
+  assert.equal(await row.getAttribute("data-value-json"), "8443");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a case file dropped onto the page opens as Open does", async () => {
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  await rowsWhen(page, (rs) => rs.length > 0 && rs.every((r) => r.status));
+  await drop(page, [`${ROOT}www/examples/01-first-found.yaml`]);
+  const text = await readFile(`${ROOT}www/examples/01-first-found.yaml`, "utf8");
+  const firstKey = /key: (\S+)/.exec(text)[1];
+  await rowsWhen(page, (rs) => rs.length > 0 && rs[0].key === firstKey && rs.every((r) => r.status));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,6 +1,9 @@
 //! What the page asks of the browser: local storage, fetching the gallery,
-//! reading an opened file, offering a download, and dialogs.
+//! reading an opened or dropped file or folder, offering a download, and dialogs.
 
+use std::future::Future;
+
+use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -57,6 +60,47 @@ pub async fn read_file(file: web_sys::File) -> Result<String, String> {
 pub async fn read_bytes(file: web_sys::File) -> Result<Vec<u8>, String> {
     let buffer = JsFuture::from(file.array_buffer()).await.map_err(message)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[wasm_bindgen(module = "/js/files.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = droppedFiles)]
+    fn dropped_files_js(transfer: &web_sys::DataTransfer, keep: &Closure<dyn Fn(String) -> bool>, max_files: usize) -> js_sys::Promise;
+}
+
+/// The files of a drop as `(path, file)`: a dropped file by its name, the
+/// files of a dropped folder that Hiera can use (see [`hiera_core::archive::wanted`])
+/// by their paths from its parent (`repo/data/a.yaml`). Must be called while
+/// the drop event is handled; the listing finishes later.
+pub fn dropped_files(transfer: &web_sys::DataTransfer) -> impl Future<Output = Result<Vec<(String, web_sys::File)>, String>> {
+    let keep = Closure::<dyn Fn(String) -> bool>::new(|path: String| hiera_core::archive::wanted(&path));
+    let listing = JsFuture::from(dropped_files_js(transfer, &keep, hiera_core::archive::MAX_FILES));
+    async move {
+        let result = listing.await;
+        // JavaScript calls `keep` until the listing is over.
+        drop(keep);
+        let pairs = js_sys::Array::from(&result.map_err(message)?);
+        Ok(pairs
+            .iter()
+            .filter_map(|pair| {
+                let pair = js_sys::Array::from(&pair);
+                Some((pair.get(0).as_string()?, pair.get(1).dyn_into().ok()?))
+            })
+            .collect())
+    }
+}
+
+/// Reads the files of a dropped folder, refusing more than an archive may hold.
+pub async fn read_folder(files: Vec<(String, web_sys::File)>) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let total: f64 = files.iter().map(|(_, f)| f.size()).sum();
+    if total > hiera_core::archive::MAX_EXPANDED as f64 {
+        return Err(format!("its Hiera files come to more than {} MB", hiera_core::archive::MAX_EXPANDED >> 20));
+    }
+    let mut out = Vec::with_capacity(files.len());
+    for (path, file) in files {
+        out.push((path, read_bytes(file).await?));
+    }
+    Ok(out)
 }
 
 /// Offers `text` as a file download named `name`.
@@ -143,7 +187,7 @@ pub fn clear_fragment() {
 /// Calls `f` when the page is hidden or left (reload, close, another tab);
 /// stops when the returned guard is dropped.
 pub fn on_page_hide(f: impl Fn() + 'static) -> Option<impl Drop> {
-    struct Listener(wasm_bindgen::closure::Closure<dyn FnMut()>);
+    struct Listener(Closure<dyn FnMut()>);
     impl Drop for Listener {
         fn drop(&mut self) {
             if let Some(w) = web_sys::window() {
@@ -151,7 +195,7 @@ pub fn on_page_hide(f: impl Fn() + 'static) -> Option<impl Drop> {
             }
         }
     }
-    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
+    let closure = Closure::<dyn FnMut()>::new(f);
     web_sys::window()?.add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref()).ok()?;
     Some(Listener(closure))
 }
@@ -186,7 +230,7 @@ pub fn watch_height() -> Option<impl Drop> {
     struct Watch {
         observer: web_sys::ResizeObserver,
         // JavaScript calls it for as long as the observer lives.
-        _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+        _callback: Closure<dyn FnMut()>,
     }
     impl Drop for Watch {
         fn drop(&mut self) {
@@ -194,7 +238,7 @@ pub fn watch_height() -> Option<impl Drop> {
         }
     }
     let app = web_sys::window()?.document()?.query_selector(".embed").ok()??;
-    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(post_height);
+    let callback = Closure::<dyn FnMut()>::new(post_height);
     let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
     observer.observe(&app);
     post_height();

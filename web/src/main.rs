@@ -146,6 +146,15 @@ fn parent_messages(on_load: impl Fn(wasm_bindgen::JsValue) + 'static) -> impl Dr
     Guard(closure)
 }
 
+/// Reads a file the user opened: a control-repo zip (see Export zip) or a case file.
+async fn open(file: web_sys::File) -> Result<Document, String> {
+    if file.name().to_ascii_lowercase().ends_with(".zip") {
+        browser::read_bytes(file).await.and_then(|b| hiera_core::archive::import(&b))
+    } else {
+        browser::read_file(file).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+    }
+}
+
 /// Links longer than this are refused: chat tools and mail cut them.
 const MAX_SHARE_URL: usize = 32_000;
 
@@ -265,18 +274,43 @@ fn app() -> Html {
             let (dispatch, notify) = (dispatch.clone(), notify.clone());
             let name = file.name();
             spawn_local(async move {
-                // A control-repo zip (see Export zip), or a case file.
-                let doc = if name.to_ascii_lowercase().ends_with(".zip") {
-                    browser::read_bytes(file).await.and_then(|b| hiera_core::archive::import(&b))
-                } else {
-                    browser::read_file(file).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
-                };
-                match doc {
+                match open(file).await {
                     Ok(doc) => dispatch.emit(Action::Load(doc)),
                     Err(e) => notify(format!("Could not open {name}: {e}")),
                 }
             });
         })
+    };
+    let dragging = {
+        let (dispatch, notify, on_open) = (dispatch.clone(), notify.clone(), on_open.clone());
+        let on_drop = Callback::from(move |dropped: hooks::use_drop::Dropped| {
+            let mut files = match dropped {
+                Ok(files) => files,
+                Err(e) => return notify(format!("Could not open what was dropped: {e}")),
+            };
+            // One file is opened as Open… would; anything else is a folder.
+            if files.len() == 1 && !files[0].0.contains('/') {
+                return on_open.emit(files.remove(0).1);
+            }
+            // The files listed are only those Hiera reads: there may be none.
+            let what = files.first().and_then(|(p, _)| p.split_once('/')).map_or("what was dropped".into(), |(f, _)| format!("the folder {f}"));
+            let (dispatch, notify) = (dispatch.clone(), notify.clone());
+            spawn_local(async move {
+                match browser::read_folder(files).await.and_then(hiera_core::archive::import_files) {
+                    Ok(doc) => {
+                        let text = format!(
+                            "Opened {} Hiera files from {what} (other files are left out).{}",
+                            doc.files.len(),
+                            if doc.lookups.is_empty() { " Add a lookup to query them." } else { "" }
+                        );
+                        dispatch.emit(Action::Load(doc));
+                        dispatch.emit(Action::Notify(Notice { text, error: false }));
+                    }
+                    Err(e) => notify(format!("Could not open {what}: {e}")),
+                }
+            });
+        });
+        hooks::use_drop::use_drop(*view == View::Work, on_drop)
     };
     let on_save = {
         let (state, notify) = (state.clone(), notify.clone());
@@ -411,6 +445,11 @@ fn app() -> Html {
     };
     html! {
         <div class="playground" data-revision={state.revision.to_string()}>
+            if dragging {
+                <div class="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
+                    <p>{ "Drop a control repository folder, an exported zip or a case file to open it." }</p>
+                </div>
+            }
             <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
             if let Some(link) = (*share_link).clone() {
                 <div class="share-bar" data-testid="share-bar">

@@ -1,0 +1,37 @@
+// Imported by the wasm glue (wasm-bindgen snippet): the files of a drop, with
+// dropped folders walked. The browser only offers folders through callbacks.
+
+/**
+ * Resolves to `[path, File]` pairs: a dropped file by its name, a file inside a
+ * dropped folder by its path from that folder's parent (`repo/data/common.yaml`)
+ * when `keep(path)` says so. Hidden folders (`.git`) are not entered. Rejects
+ * past `maxFiles` files.
+ *
+ * Must be called while the drop event is being handled: the browser empties
+ * the transfer afterwards.
+ */
+export function droppedFiles(transfer, keep, maxFiles) {
+  const entries = [...transfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  const files = [...transfer.files];
+  return (async () => {
+    if (entries.length === 0) return files.map((f) => [f.name, f]);
+    const out = [];
+    const walk = async (entry, top) => {
+      const path = entry.fullPath.replace(/^\//, "");
+      if (entry.isFile && (top || keep(path))) {
+        if (out.length === maxFiles) throw new Error(`it holds more than the ${maxFiles} files the playground takes`);
+        out.push([path, await new Promise((ok, fail) => entry.file(ok, fail))]);
+      } else if (entry.isDirectory && !entry.name.startsWith(".")) {
+        const reader = entry.createReader();
+        // readEntries returns a folder in batches, and an empty one at the end.
+        for (;;) {
+          const batch = await new Promise((ok, fail) => reader.readEntries(ok, fail));
+          if (batch.length === 0) break;
+          for (const e of batch) await walk(e, false);
+        }
+      }
+    };
+    for (const e of entries) await walk(e, true);
+    return out;
+  })();
+}
