@@ -3,10 +3,14 @@
 //! `HIERA_BENCH_PRESET` picks the preset (small, medium, large; default
 //! medium); the repo is generated under target/ on first use. "cold" starts
 //! from nothing parsed, as a fresh Puppet compiler does; "warm" reuses one
-//! session, as Puppet's second pass reuses its compiler.
+//! session, as Puppet's second pass reuses its compiler. "edit" is the
+//! engine's share of a keystroke in the page: one data file changed, then
+//! every lookup of the document evaluated with its explanation, and the
+//! keys offered for completion.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hiera_core::case::environment_dir;
+use hiera_core::case::{environment_dir, CaseLookup, Document};
+use hiera_core::playground::Playground;
 use hiera_core::fs::Files;
 use hiera_core::{Hiera, Node, Value};
 use std::path::{Path, PathBuf};
@@ -76,5 +80,35 @@ fn lookups(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lookups);
+fn edits(c: &mut Criterion) {
+    let preset = std::env::var("HIERA_BENCH_PRESET").unwrap_or_else(|_| "medium".into());
+    let (files, node, keys) = load(&repo(&preset));
+    let env = format!("{}/", environment_dir("production"));
+    let mut doc = Document::from_yaml("files: {}").unwrap();
+    doc.facts = node.facts.clone();
+    doc.files = files.iter().filter_map(|(p, t)| Some((p.strip_prefix(&env)?.to_string(), t.to_string()))).collect();
+    doc.files.retain(|(p, _)| p == "hiera.yaml" || p.starts_with("data/"));
+    // As many lookups as the page's perf test shows.
+    doc.lookups = keys.iter().take(7).map(|k| CaseLookup { keys: vec![k.clone()], ..CaseLookup::default() }).collect();
+    let node_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| p.starts_with("data/nodes/")).unwrap();
+    let mut playground = Playground::new(doc);
+    let mut group = c.benchmark_group(format!("edit ({preset})"));
+    group.sample_size(10);
+    for file in [node_file.as_str(), "data/common.yaml"] {
+        let text = playground.document().files.iter().find(|(p, _)| p == file).unwrap().1.clone();
+        let mut n = 0usize;
+        group.bench_function(file, |b| {
+            b.iter(|| {
+                n += 1;
+                playground.set_file(file, &format!("{text}\n#{n}"));
+                let lookups = playground.document().lookups.clone();
+                let results: Vec<_> = lookups.iter().map(|l| playground.evaluate(l, true)).collect();
+                (results, playground.data_keys(), playground.problems(file))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lookups, edits);
 criterion_main!(benches);

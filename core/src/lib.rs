@@ -52,6 +52,8 @@ pub use value::Value;
 
 use config::{HieraConfig, Layer};
 use data::DataFile;
+use lookup_options::Compiled;
+use value::Hash;
 use fs::Files;
 use scope::Scope;
 use std::cell::RefCell;
@@ -73,6 +75,9 @@ pub struct Hiera {
     strict_error: bool,
     data: RefCell<HashMap<(String, String), Loaded<DataFile>>>,
     configs: RefCell<HashMap<(Layer, String), Loaded<HieraConfig>>>,
+    /// Compiled `lookup_options` by the options they were compiled from.
+    compiled: RefCell<Vec<(Hash, Rc<Compiled>)>>,
+    resolved: RefCell<lookup::Resolved>,
 }
 
 impl Hiera {
@@ -80,7 +85,7 @@ impl Hiera {
     pub fn new(files: Files, node: Node) -> Hiera {
         let scope = Scope::new(&node);
         let strict_error = strict_is_error(&files);
-        Hiera { files, node, scope, strict_error, data: RefCell::default(), configs: RefCell::default() }
+        Hiera { files, node, scope, strict_error, data: RefCell::default(), configs: RefCell::default(), compiled: RefCell::default(), resolved: RefCell::default() }
     }
 
     /// The files.
@@ -95,29 +100,40 @@ impl Hiera {
 
     /// Adds or replaces one file, forgetting only what was read from it.
     pub fn set_file(&mut self, path: &str, text: &str) {
+        let existed = self.files.is_file(path);
         self.files.insert(path, text);
-        self.forget(path);
+        self.forget(path, existed);
     }
 
     /// Removes one file.
     pub fn remove_file(&mut self, path: &str) {
         self.files.remove(path);
-        self.forget(path);
+        self.forget(path, false);
     }
 
     /// Changes the node (facts, name, environment); parsed files are kept.
     pub fn set_node(&mut self, node: Node) {
         self.scope = Scope::new(&node);
         self.node = node;
+        self.resolved.get_mut().forget();
     }
 
-    fn forget(&mut self, path: &str) {
+    /// Forgets what was read from `path`; `text_only` when the file was there
+    /// before and is still there.
+    fn forget(&mut self, path: &str, text_only: bool) {
         if path == PUPPET_CONF {
             self.strict_error = strict_is_error(&self.files);
             self.data.borrow_mut().clear();
         }
         self.data.borrow_mut().retain(|(_, p), _| p != path);
         self.configs.borrow_mut().retain(|(_, p), _| p != path);
+        // Hierarchies depend on the configurations and on which files exist.
+        let resolved = self.resolved.get_mut();
+        if text_only && !path.ends_with("hiera.yaml") && path != PUPPET_CONF {
+            resolved.forget_data(path);
+        } else {
+            resolved.forget();
+        }
     }
 
     /// Looks up keys as `puppet lookup` does.
@@ -149,6 +165,26 @@ impl Hiera {
         };
         self.data.borrow_mut().insert(key, loaded.clone());
         loaded
+    }
+
+    /// `lookup_options` compiled, or taken from an earlier run that compiled
+    /// the same options: compiling their regexps is most of what a fresh
+    /// lookup costs, and an edit rarely changes them.
+    pub(crate) fn compile_options(&self, options: Option<&Hash>) -> Result<Option<Rc<Compiled>>, Error> {
+        // The environment's, and a few modules'.
+        const KEPT: usize = 8;
+        let Some(options) = options else { return Ok(None) };
+        let same = |kept: &Hash| value::identical_hashes(kept, options);
+        if let Some((_, compiled)) = self.compiled.borrow().iter().find(|(kept, _)| same(kept)) {
+            return Ok(Some(compiled.clone()));
+        }
+        let compiled = Rc::new(Compiled::new(options)?);
+        let mut cache = self.compiled.borrow_mut();
+        if cache.len() == KEPT {
+            cache.remove(0);
+        }
+        cache.push((options.clone(), compiled.clone()));
+        Ok(Some(compiled))
     }
 
     pub(crate) fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {

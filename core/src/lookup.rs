@@ -46,11 +46,15 @@ impl Answer {
     /// The text `puppet lookup --explain` prints for this answer: the trace,
     /// ending with the error for a failed lookup; empty for a hard error.
     pub fn explain_text(&self) -> String {
-        match (&self.result, &self.explanation) {
-            (Err(e), _) if matches!(e.kind, ErrorKind::Puppet | ErrorKind::Runtime) => String::new(),
-            (_, Some(ex)) => ex.render(),
-            (_, None) => String::new(),
+        match &self.explanation {
+            Some(ex) if !self.is_unexplained() => ex.render(),
+            _ => String::new(),
         }
+    }
+
+    /// Whether this is a failure Puppet prints no explanation for.
+    pub fn is_unexplained(&self) -> bool {
+        matches!(&self.result, Err(e) if matches!(e.kind, ErrorKind::Puppet | ErrorKind::Runtime))
     }
 }
 
@@ -71,6 +75,35 @@ enum ProviderKey {
     Module(String),
 }
 
+/// Hierarchies resolved for the node, with the data files their locations
+/// have read: kept by [`Hiera`] across runs until the node, a configuration
+/// or the set of files changes, so that a run after an edit resolves nothing
+/// again and reads only the edited file.
+#[derive(Default)]
+pub(crate) struct Resolved(HashMap<(ProviderKey, bool), Rc<Vec<LevelProvider>>>);
+
+impl Resolved {
+    /// Forgets what was read from a data file whose text changed.
+    pub(crate) fn forget_data(&mut self, path: &str) {
+        let mut in_use = false;
+        for levels in self.0.values_mut() {
+            match Rc::get_mut(levels) {
+                Some(levels) => levels.iter_mut().flat_map(|l| l.locations.iter_mut().flatten()).filter(|l| l.path == path).for_each(|l| drop(l.data.take())),
+                None => in_use = true,
+            }
+        }
+        // A run still holding a hierarchy cannot be told; it is dropped instead.
+        if in_use {
+            self.forget();
+        }
+    }
+
+    /// Forgets every hierarchy.
+    pub(crate) fn forget(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// A resolved data location of a hierarchy level.
 #[derive(Clone, Debug)]
 struct Location {
@@ -80,7 +113,7 @@ struct Location {
     uri: bool,
     /// What each `%{...}` of the path became.
     tokens: Vec<Token>,
-    /// The file as its backend read it, once read in this run.
+    /// The file as its backend read it, once read.
     data: std::cell::OnceCell<Result<Rc<DataFile>, Error>>,
 }
 
@@ -579,7 +612,26 @@ impl<'h> Run<'h> {
         if let Some(levels) = cached {
             return Ok(levels.clone());
         }
-        let config = provider.config.clone();
+        let kept = self.hiera.resolved.borrow().0.get(&(pkey.clone(), default_hierarchy)).cloned();
+        let levels = match kept {
+            Some(levels) => levels,
+            None => {
+                let levels = Rc::new(self.create_levels_unexplained(pkey, provider.config.clone(), default_hierarchy)?);
+                self.hiera.resolved.borrow_mut().0.insert((pkey.clone(), default_hierarchy), levels.clone());
+                levels
+            }
+        };
+        if let Some(Some(p)) = self.providers.get_mut(pkey) {
+            if default_hierarchy {
+                p.default_levels = Some(levels.clone());
+            } else {
+                p.levels = Some(levels.clone());
+            }
+        }
+        Ok(levels)
+    }
+
+    fn create_levels_unexplained(&mut self, pkey: &ProviderKey, config: Rc<HieraConfig>, default_hierarchy: bool) -> Result<Vec<LevelProvider>, Error> {
         let ex = self.ex.take();
         let names = std::mem::take(&mut self.names);
         let module = match pkey {
@@ -589,15 +641,7 @@ impl<'h> Run<'h> {
         let created = self.create_levels(&config, module, default_hierarchy).map_err(|e| undefined_in_config(&config, e));
         self.ex = ex;
         self.names = names;
-        let levels = Rc::new(created?);
-        if let Some(Some(p)) = self.providers.get_mut(pkey) {
-            if default_hierarchy {
-                p.default_levels = Some(levels.clone());
-            } else {
-                p.levels = Some(levels.clone());
-            }
-        }
-        Ok(levels)
+        created
     }
 
     fn create_levels(&mut self, config: &HieraConfig, module: Option<String>, default_hierarchy: bool) -> Result<Vec<LevelProvider>, Error> {
@@ -639,8 +683,6 @@ impl<'h> Run<'h> {
     }
 
     fn resolve_locations(&mut self, level: &Level, datadir: &str, is_default: bool, cfg: Option<&str>) -> Result<Option<Vec<Location>>, Error> {
-        let files = &self.hiera.files;
-        let _ = files;
         Ok(Some(match &level.locations {
             Locations::None => return Ok(None),
             Locations::Paths(paths) => {
@@ -726,7 +768,7 @@ impl<'h> Run<'h> {
             let env_compiled = match &run.env_compiled {
                 Some(c) => c.clone(),
                 None => {
-                    let c = compile(env_opts.as_deref())?;
+                    let c = run.hiera.compile_options(env_opts.as_deref())?;
                     run.env_compiled = Some(c.clone());
                     c
                 }
@@ -735,7 +777,7 @@ impl<'h> Run<'h> {
             run.options.entry(None).or_insert_with(|| env_compiled.clone());
             let Some((found, _)) = run.lookup_in_module(&key, &hash)? else { return Ok(env_compiled) };
             let module_opts = lookup_options::validate(found, Some(m))?;
-            let Some(env_opts) = env_opts else { return compile(Some(&module_opts)) };
+            let Some(env_opts) = env_opts else { return run.hiera.compile_options(Some(&module_opts)) };
             let sources = ["Global and Environment".to_string(), format!("Module {m}")];
             let merged = run.merge_lookup(&hash, &sources, |run, name| {
                 let v = Value::Hash(if name == &sources[0] { (*env_opts).clone() } else { module_opts.clone() });
@@ -744,7 +786,7 @@ impl<'h> Run<'h> {
                     Ok(Some((v, id)))
                 })
             })?;
-            compile(merged.and_then(|(v, _)| v.as_hash().cloned()).as_ref())
+            run.hiera.compile_options(merged.and_then(|(v, _)| v.as_hash().cloned()).as_ref())
         });
         self.top_key = saved;
         r
@@ -792,7 +834,7 @@ impl<'h> Run<'h> {
                 let lo = LookupKey::parse(LOOKUP_OPTIONS)?;
                 let opts = run.with(|| NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")), |run| {
                     match run.provider_lookup(&pkey, &lo, &Strategy::of(Kind::Hash), true)? {
-                        Some((v, _)) => compile(Some(&lookup_options::validate(v, Some(&module))?)),
+                        Some((v, _)) => run.hiera.compile_options(Some(&lookup_options::validate(v, Some(&module))?)),
                         None => Ok(None),
                     }
                 })?;
@@ -1002,10 +1044,6 @@ fn provider_name(key: &ProviderKey, config: &HieraConfig) -> String {
         ProviderKey::Module(m) => format!("Module \"{m}\" "),
     };
     format!("{place}Data Provider (hiera configuration version {})", config.version)
-}
-
-fn compile(options: Option<&Hash>) -> Result<Option<Rc<Compiled>>, Error> {
-    options.map(|o| Compiled::new(o).map(Rc::new)).transpose()
 }
 
 /// Puppet re-raises an undefined variable met while resolving a hiera.yaml

@@ -56,6 +56,21 @@ impl PartialEq for Value {
 
 impl Eq for Value {}
 
+/// Whether two hashes are equal with their keys in the same order, down to
+/// nested hashes (`==` ignores order, as Ruby's does).
+pub fn identical_hashes(a: &Hash, b: &Hash) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| identical(ka, kb) && identical(va, vb))
+}
+
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Hash(a), Value::Hash(b)) => identical_hashes(a, b),
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| identical(x, y)),
+        (Value::Sensitive(a), Value::Sensitive(b)) => identical(a, b),
+        (a, b) => a == b,
+    }
+}
+
 impl StdHash for Value {
     fn hash<H: Hasher>(&self, state: &mut H) {
         std::mem::discriminant(self).hash(state);
@@ -308,6 +323,17 @@ fn is_unprintable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_hashes_have_the_same_order_all_the_way_down() {
+        let hash = |y: &str| crate::yaml::load(y).unwrap().unwrap().0.as_hash().unwrap().clone();
+        let a = hash("a: 1\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n");
+        assert!(identical_hashes(&a, &hash("a: 1\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n")));
+        assert!(!identical_hashes(&a, &hash("b: {c: 1, d: [1, {e: 1, f: 2}]}\na: 1\n")));
+        assert!(!identical_hashes(&a, &hash("a: 1\nb: {c: 1, d: [1, {f: 2, e: 1}]}\n")));
+        assert!(!identical_hashes(&a, &hash("a: 1.0\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n")));
+        assert_eq!(Value::Hash(a.clone()), Value::Hash(hash("b: {c: 1, d: [1, {f: 2, e: 1}]}\na: 1\n")), "== ignores order");
+    }
 
     #[test]
     fn floats_print_as_ruby_prints_them() {

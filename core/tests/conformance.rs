@@ -5,17 +5,14 @@
 //! yet; the test fails when any other lookup fails, and also when a listed one
 //! passes, so that the list only ever shrinks.
 
+mod common;
+
 use hiera_core::case::Document;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")
-}
 
 #[test]
 fn every_case_matches_puppet() {
-    let dir = cases_dir();
+    let dir = common::conformance_dir();
     let known: BTreeSet<String> = std::fs::read_to_string(dir.join("known-failures.txt"))
         .unwrap_or_default()
         .lines()
@@ -25,12 +22,7 @@ fn every_case_matches_puppet() {
         .collect();
     // `cases/` is vendored from ../shared; `own/` and the page's gallery are
     // recorded by this project with the oracle.
-    let mut paths: Vec<PathBuf> = [dir.join("cases"), dir.join("own"), dir.join("../../www/examples")]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
+    let paths = common::case_paths();
     let (mut passed, mut exact, mut total) = (0, 0, 0);
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
@@ -61,7 +53,7 @@ fn every_case_matches_puppet() {
 
 #[test]
 fn documents_survive_saving_and_reopening() {
-    let dir = cases_dir();
+    let dir = common::conformance_dir();
     for entry in std::fs::read_dir(dir.join("cases")).unwrap() {
         let path = entry.unwrap().path();
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
