@@ -3,6 +3,9 @@
 //! the forms the page shows (JSON, YAML, Puppet's rendering, the explanation,
 //! and where an error points).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::case::{environment_dir, CaseLookup, Document};
 use crate::config::Layer;
 use crate::error::{Error, ErrorKind};
@@ -14,6 +17,9 @@ use crate::Hiera;
 pub struct Playground {
     doc: Document,
     hiera: Hiera,
+    /// [`Playground::data_keys`] until an edit changes some file's keys:
+    /// most keystrokes change a value, and the list can be long.
+    keys: RefCell<Option<Rc<Vec<String>>>>,
 }
 
 /// Where in the document something is: a file as the document names it.
@@ -74,8 +80,6 @@ pub struct Rendered {
 pub struct Evaluation {
     /// The result.
     pub outcome: Outcome,
-    /// The `puppet lookup --explain` text.
-    pub explain: String,
     /// The trace.
     pub explanation: Option<Explanation>,
     /// The steps of the search, with the merged value after each.
@@ -85,6 +89,19 @@ pub struct Evaluation {
     pub options: Option<crate::lookup::AppliedOptions>,
     /// The traps the lookup fell into.
     pub warnings: Vec<crate::steps::Warning>,
+    /// Puppet prints no explanation for this failure.
+    unexplained: bool,
+}
+
+impl Evaluation {
+    /// The `puppet lookup --explain` text. Made on demand: it can be long,
+    /// and only the lookup on show needs it.
+    pub fn explain(&self) -> String {
+        match &self.explanation {
+            Some(ex) if !self.unexplained => ex.render(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// Where a value was found: a hierarchy level and its data file.
@@ -102,7 +119,7 @@ impl Playground {
     /// The engine for a document.
     pub fn new(doc: Document) -> Playground {
         let hiera = Hiera::new(doc.files(), doc.node());
-        Playground { doc, hiera }
+        Playground { doc, hiera, keys: RefCell::default() }
     }
 
     /// The document as edited so far.
@@ -137,7 +154,11 @@ impl Playground {
             None => self.doc.files.push((path.to_string(), text.to_string())),
         }
         let abs = self.absolute(path);
+        let before = self.keys.borrow().is_some().then(|| self.file_keys(path));
         self.hiera.set_file(&abs, text);
+        if before.is_some_and(|b| b != self.file_keys(path)) {
+            self.keys.take();
+        }
     }
 
     /// Removes a file.
@@ -145,6 +166,7 @@ impl Playground {
         self.doc.files.retain(|(p, _)| p != path);
         let abs = self.absolute(path);
         self.hiera.remove_file(&abs);
+        self.keys.take();
     }
 
     /// Renames a file (or every file below a folder, when `from` ends in `/`).
@@ -181,6 +203,7 @@ impl Playground {
     pub fn set_environment(&mut self, environment: &str) {
         self.doc.environment = environment.to_string();
         self.hiera = Hiera::new(self.doc.files(), self.doc.node());
+        self.keys.take();
     }
 
     /// Replaces the lookups.
@@ -194,7 +217,7 @@ impl Playground {
             Ok(request) => self.hiera.lookup(&request),
             Err(e) => crate::Answer { result: Err(e), explanation: None, options: None },
         };
-        let explain = answer.explain_text();
+        let unexplained = answer.is_unexplained();
         let key = lookup.keys.first().map(String::as_str).unwrap_or("");
         let warnings = crate::steps::warnings(&answer, key);
         let steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
@@ -206,7 +229,7 @@ impl Playground {
             },
             Err(e) => Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message },
         };
-        Evaluation { outcome, explain, explanation: answer.explanation, steps, options, warnings }
+        Evaluation { outcome, explanation: answer.explanation, steps, options, warnings, unexplained }
     }
 
     fn place(&self, e: &Error) -> Option<Place> {
@@ -239,15 +262,26 @@ impl Playground {
     }
 
     /// Every key in the document's data files (for completion), in file order.
-    pub fn data_keys(&self) -> Vec<String> {
-        let mut keys = indexmap::IndexSet::<String>::new();
-        for (path, _) in &self.doc.files {
-            let Some(function) = data_function(path).filter(|_| !path.ends_with("hiera.yaml")) else { continue };
-            if let Ok(file) = self.hiera.data_file(function, &self.absolute(path)) {
-                keys.extend(file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options"));
-            }
+    pub fn data_keys(&self) -> Rc<Vec<String>> {
+        if let Some(keys) = self.keys.borrow().as_ref() {
+            return keys.clone();
         }
-        keys.into_iter().collect()
+        let mut keys = indexmap::IndexSet::<String, rustc_hash::FxBuildHasher>::default();
+        for (path, _) in &self.doc.files {
+            keys.extend(self.file_keys(path));
+        }
+        let keys = Rc::new(keys.into_iter().collect::<Vec<_>>());
+        *self.keys.borrow_mut() = Some(keys.clone());
+        keys
+    }
+
+    /// The keys of one of the document's data files (none if it is not one, or is broken).
+    fn file_keys(&self, path: &str) -> Vec<String> {
+        let Some(function) = data_function(path).filter(|_| !path.ends_with("hiera.yaml")) else { return Vec::new() };
+        match self.hiera.data_file(function, &self.absolute(path)) {
+            Ok(file) => file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options").collect(),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// Every key the node resolves, with its value and where it came from.
@@ -351,6 +385,23 @@ mod tests {
         let Outcome::Failed { place: Some(place), .. } = &e.outcome else { panic!("{e:?}") };
         assert_eq!(place.file, "data/roles/web.yaml");
         assert_eq!(p.problems("data/roles/web.yaml").len(), 1);
-        assert_eq!(p.data_keys(), vec!["app::port", "app::name"]);
+        assert_eq!(*p.data_keys(), vec!["app::port", "app::name"]);
+    }
+
+    #[test]
+    fn the_key_list_is_made_again_only_when_some_file_keys_change() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        let keys = p.data_keys();
+        p.set_file("data/common.yaml", "app::port: 81\napp::name: demo\n");
+        assert!(Rc::ptr_eq(&keys, &p.data_keys()), "a changed value keeps the list");
+        p.set_file("data/common.yaml", "app::port: 81\napp::title: demo\n");
+        assert_eq!(*p.data_keys(), vec!["app::port", "app::title"]);
+        p.set_file("data/nodes/a.yaml", "app::node: 1\n");
+        assert_eq!(*p.data_keys(), vec!["app::port", "app::title", "app::node"]);
+        p.remove_file("data/roles/web.yaml");
+        p.remove_file("data/nodes/a.yaml");
+        assert_eq!(*p.data_keys(), vec!["app::port", "app::title"]);
+        p.set_file("data/common.yaml", "app::port: [\n");
+        assert!(p.data_keys().is_empty(), "a broken file offers no keys");
     }
 }

@@ -248,9 +248,10 @@ fn app() -> Html {
     }
     use_effect_with((*theme).clone(), |t| browser::apply_theme(t));
 
+    // One callback for the page's life: views that take only it are not drawn again.
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
+        let dispatcher = state.dispatcher();
+        (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
     let notify = {
         let dispatch = dispatch.clone();
@@ -397,10 +398,7 @@ fn app() -> Html {
     let environment = doc.environment.clone();
     let description = doc.description.clone();
     drop(doc);
-    let keys = {
-        let state = state.clone();
-        use_memo(state.revision, move |_| state.engine().data_keys())
-    };
+    let keys = state.engine().data_keys();
     let selected_label = state.selected.and_then(|i| lookups.get(i)).map(|l| AttrValue::from(l.key_label()));
     let selected_evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
     let relative = {

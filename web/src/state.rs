@@ -39,6 +39,27 @@ pub struct Notice {
     pub error: bool,
 }
 
+/// A lookup's evaluation as the views receive it: equal only to itself. An
+/// edit makes new evaluations, which are drawn again anyway, and comparing
+/// them deeply (explanations can be large) would cost more than drawing.
+#[derive(Clone, Debug)]
+pub struct Shown(Rc<Evaluation>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Shown) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Shown {}
+
+impl std::ops::Deref for Shown {
+    type Target = Evaluation;
+    fn deref(&self) -> &Evaluation {
+        &self.0
+    }
+}
+
 /// Everything the page shows.
 #[derive(Clone)]
 pub struct State {
@@ -50,7 +71,7 @@ pub struct State {
     /// The lookup whose explanation is shown.
     pub selected: Option<usize>,
     /// One evaluation per lookup, with its trace.
-    pub results: Rc<Vec<Rc<Evaluation>>>,
+    pub results: Rc<Vec<Shown>>,
     /// A file and line to show in the editor, highlighted.
     pub reveal: Option<(String, usize)>,
     /// The facts as the user typed them.
@@ -206,7 +227,7 @@ impl State {
     fn evaluate(&mut self) {
         self.revision += 1;
         let engine = self.engine.borrow();
-        let results = engine.document().lookups.iter().map(|l| Rc::new(engine.evaluate(l, true))).collect();
+        let results = engine.document().lookups.iter().map(|l| Shown(Rc::new(engine.evaluate(l, true)))).collect();
         self.results = Rc::new(results);
     }
 

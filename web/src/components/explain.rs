@@ -4,13 +4,15 @@
 use hiera_core::explain::{dump_value, Event, Explanation, NodeId, NodeKind};
 use yew::prelude::*;
 
+use crate::state::Shown;
+
 /// Props of [`Explain`].
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
     /// The key(s) of the selected lookup, for the heading.
     pub key_label: Option<AttrValue>,
     /// The selected lookup's evaluation (its explanation text and trace).
-    pub evaluation: Option<std::rc::Rc<hiera_core::playground::Evaluation>>,
+    pub evaluation: Option<Shown>,
     /// The document path of an absolute path.
     pub relative: Callback<String, String>,
     /// Opens a file at a line.
@@ -37,7 +39,7 @@ pub fn explain(props: &ExplainProps) -> Html {
             }
             <details class="explain-text" open=true>
                 <summary>{ "As text" }</summary>
-                <pre class="explain" data-testid="explain" tabindex="0">{ props.evaluation.as_ref().map(|e| e.explain.clone()).unwrap_or_default() }</pre>
+                <pre class="explain" data-testid="explain" tabindex="0">{ props.evaluation.as_ref().map(|e| e.explain()).unwrap_or_default() }</pre>
             </details>
         </section>
     }

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::{Action, Format};
+use crate::state::{Action, Format, Shown};
 
 /// Props of [`Lookups`].
 #[derive(Properties, PartialEq)]
@@ -17,7 +17,7 @@ pub struct LookupsProps {
     /// The lookups.
     pub lookups: Vec<CaseLookup>,
     /// Their results, in the same order.
-    pub results: std::rc::Rc<Vec<std::rc::Rc<Evaluation>>>,
+    pub results: std::rc::Rc<Vec<Shown>>,
     /// The selected row.
     pub selected: Option<usize>,
     /// How values are shown.

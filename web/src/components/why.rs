@@ -11,11 +11,13 @@ use hiera_core::Value;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
+use crate::state::Shown;
+
 /// Props of [`Why`].
 #[derive(Properties, PartialEq)]
 pub struct WhyProps {
     /// The selected lookup's evaluation.
-    pub evaluation: Option<std::rc::Rc<Evaluation>>,
+    pub evaluation: Option<Shown>,
     /// The document path of an absolute path.
     pub relative: Callback<String, String>,
     /// Opens a file at a line.
