@@ -69,6 +69,132 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     }
 }
 
+/// Applies an edit of a YAML data file's text to what was read from it, by
+/// reading again only the top-level entry the edit lies in; false (and
+/// `file` unspecified) when that might not give exactly what reading the
+/// whole text gives: the edit crosses entries or adds one, the entry changes
+/// its key, holds an anchor or fails to parse, or the file has documents,
+/// directives, duplicate keys or carriage returns. A keystroke in a large
+/// common.yaml then costs the size of one entry, not of the file.
+pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool {
+    let (Some(old_tops), Some(new_tops)) = (top_entries(old_text), top_entries(new_text)) else { return false };
+    if old_tops.len() != file.hash.len() || new_tops.len() != old_tops.len() || file.spans.len() != file.hash.len() {
+        return false;
+    }
+    let (old_bytes, new_bytes) = (old_text.as_bytes(), new_text.as_bytes());
+    let prefix = old_bytes.iter().zip(new_bytes).take_while(|(a, b)| a == b).count();
+    let room = old_bytes.len().min(new_bytes.len()) - prefix;
+    let suffix = old_bytes.iter().rev().zip(new_bytes.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let Some(i) = old_tops.iter().rposition(|&t| t <= prefix) else { return false };
+    let delta = new_bytes.len() as isize - old_bytes.len() as isize;
+    let end = |tops: &[usize], len: usize| tops.get(i + 1).copied().unwrap_or(len);
+    let (old_end, new_end) = (end(&old_tops, old_bytes.len()), end(&new_tops, new_bytes.len()));
+    let same_elsewhere = old_tops.iter().zip(&new_tops).enumerate().all(|(j, (&o, &n))| if j <= i { o == n } else { n as isize == o as isize + delta });
+    if !same_elsewhere || old_bytes.len() - suffix > old_end {
+        return false;
+    }
+    let (old_block, new_block) = (&old_text[old_tops[i]..old_end], &new_text[new_tops[i]..new_end]);
+    // An anchor may be used by other entries, which would change with it.
+    if old_block.contains('&') || new_block.contains('&') || pair_in_flow_sequence(new_block) {
+        return false;
+    }
+    // The next entry's first line goes along: an empty value is placed at
+    // the token after it.
+    let next_line = new_tops.get(i + 1).map(|&t| new_text[t..].find('\n').map_or(new_text.len(), |n| t + n + 1));
+    let read = &new_text[new_tops[i]..next_line.unwrap_or(new_end)];
+    let Ok((Some((Value::Hash(entries), spans)), surprises)) = yaml::load_noting_surprises(read) else { return false };
+    if entries.len() != 1 + next_line.is_some() as usize {
+        return false;
+    }
+    let mut entry = symkeys_to_string(entries).into_iter();
+    let (Some((key, value)), Some(mut span)) = (entry.next(), spans.children.into_iter().next()) else { return false };
+    if file.hash.get_index(i).map(|(k, _)| k) != Some(&key) {
+        return false;
+    }
+    let first_line = newlines(&old_text[..old_tops[i]]) as u32;
+    let old_lines = old_block.lines().count() as u32;
+    // Entries after this one start on a line of their own: it ends with a newline.
+    let shift = newlines(new_block) as i64 - newlines(old_block) as i64;
+    let moved = |line: u32| (line as i64 + shift) as u32;
+    shift_lines(&mut span, &|line| line + first_line);
+    file.spans[i] = span;
+    for later in &mut file.spans[i + 1..] {
+        shift_lines(later, &moved);
+    }
+    if let Some((_, v)) = file.hash.get_index_mut(i) {
+        *v = value;
+    }
+    let old_surprises = std::mem::take(&mut file.surprises);
+    let (before, rest): (Vec<_>, Vec<_>) = old_surprises.into_iter().partition(|s| s.at.line <= first_line);
+    file.surprises = before;
+    let new_lines = new_block.lines().count() as u32;
+    file.surprises.extend(surprises.into_iter().filter(|s| s.at.line <= new_lines).map(|mut s| {
+        s.at.line += first_line;
+        s
+    }));
+    file.surprises.extend(rest.into_iter().filter(|s| s.at.line > first_line + old_lines).map(|mut s| {
+        s.at.line = moved(s.at.line);
+        s
+    }));
+    true
+}
+
+/// Where each top-level entry of a block mapping starts (byte offsets of
+/// lines beginning at column 0); `None` for texts the splice leaves alone.
+fn top_entries(text: &str) -> Option<Vec<usize>> {
+    let bytes = text.as_bytes();
+    if bytes.contains(&b'\r') || text.starts_with('\u{feff}') {
+        return None;
+    }
+    let mut tops = Vec::new();
+    let mut at = 0;
+    // Bytes, not chars: this runs on every keystroke over the whole file.
+    while at < bytes.len() {
+        let line = &bytes[at..];
+        let line = &line[..line.iter().position(|&b| b == b'\n').map_or(line.len(), |n| n + 1)];
+        // The document may start with a marker; a second one is another document.
+        let start_marker = at == 0 && line.trim_ascii_end() == b"---";
+        if !start_marker && (line.starts_with(b"---") || line.starts_with(b"...")) {
+            return None;
+        }
+        match line[0] {
+            b' ' | b'#' | b'\n' => {}
+            _ if start_marker => {}
+            // A sequence may sit at its key's indentation.
+            b'-' if matches!(line.get(1), None | Some(b' ' | b'\n')) => {}
+            b'%' | b'\t' | b'?' | b'[' | b'{' | b'&' | b'*' | b'!' | b'|' | b'>' => return None,
+            _ => tops.push(at),
+        }
+        at += line.len();
+    }
+    Some(tops)
+}
+
+fn newlines(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count()
+}
+
+/// Whether a `:` may sit inside a flow sequence (`[a: 1]`): the scanner
+/// places such a pair differently when the entry is read alone.
+fn pair_in_flow_sequence(block: &str) -> bool {
+    let mut depth = 0usize;
+    block.chars().any(|c| {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        c == ':' && depth > 0
+    })
+}
+
+fn shift_lines(spans: &mut Spans, f: &dyn Fn(u32) -> u32) {
+    spans.at.line = f(spans.at.line);
+    for c in &mut spans.children {
+        shift_lines(c, f);
+    }
+}
+
 /// 1-based line and column of a byte offset.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];

@@ -60,6 +60,9 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
+/// The data_hash function whose files an edit can update in place.
+const YAML_DATA: &str = "yaml_data";
+
 /// Where Puppet reads `strict` from.
 pub const PUPPET_CONF: &str = "/etc/puppetlabs/puppet/puppet.conf";
 
@@ -101,8 +104,23 @@ impl Hiera {
     /// Adds or replaces one file, forgetting only what was read from it.
     pub fn set_file(&mut self, path: &str, text: &str) {
         let existed = self.files.is_file(path);
+        let spliced = if existed { self.splice_yaml(path, text) } else { None };
         self.files.insert(path, text);
         self.forget(path, existed);
+        if let Some(file) = spliced {
+            self.data.get_mut().insert((YAML_DATA.to_string(), path.to_string()), Ok(Rc::new(file)));
+        }
+    }
+
+    /// The YAML data file at `path` once its text is `text`, made from what
+    /// was read before when the edit lies inside one entry (see
+    /// [`data::splice_yaml`]).
+    fn splice_yaml(&mut self, path: &str, text: &str) -> Option<DataFile> {
+        let old = self.data.get_mut().remove(&(YAML_DATA.to_string(), path.to_string()))?.ok()?;
+        // The hierarchies hold the file too; it must be this cache's alone to change.
+        self.resolved.get_mut().forget_data(path);
+        let mut file = Rc::try_unwrap(old).ok()?;
+        data::splice_yaml(self.files.read(path)?, text, &mut file).then_some(file)
     }
 
     /// Removes one file.

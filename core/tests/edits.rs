@@ -44,3 +44,40 @@ fn a_kept_playground_answers_as_a_fresh_one_after_every_edit() {
         assert_fresh(&name, "restoring the facts", &p);
     }
 }
+
+#[test]
+fn a_spliced_edit_reads_as_the_whole_file_does() {
+    use hiera_core::data::{load, splice_yaml};
+    // Characters that make and break YAML structure, and plain ones.
+    const TYPED: [&str; 12] = ["a", " ", "\n", ":", "- ", "#", "\"", "&x ", "*x", "yes", "0755", "\n  - b"];
+    let (mut spliced, mut edits) = (0, 0);
+    for (name, doc) in cases() {
+        for (path, text) in doc.files.iter().filter(|(p, _)| p.ends_with(".yaml") && !p.ends_with("hiera.yaml")) {
+            let Ok(before) = load("yaml_data", path, text, false) else { continue };
+            let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            let typed = bounds.iter().enumerate().step_by(3).map(|(n, &at)| {
+                let next = bounds.get(n + 1).copied().unwrap_or(at);
+                match n % 3 {
+                    0 => format!("{}{}{}", &text[..at], TYPED[n % TYPED.len()], &text[at..]),
+                    1 => format!("{}{}", &text[..at], &text[next..]),
+                    _ => format!("{}{}{}", &text[..at], TYPED[(n / 3) % TYPED.len()], &text[next..]),
+                }
+            });
+            // Whole indented lines copied or removed move the entries below.
+            let lines: Vec<(usize, &str)> = text.split_inclusive('\n').scan(0, |at, l| Some((std::mem::replace(at, *at + l.len()), l))).collect();
+            let moved = lines.iter().filter(|(_, l)| l.starts_with(' ') && l.ends_with('\n')).flat_map(|&(at, l)| {
+                [format!("{}{l}{}", &text[..at], &text[at..]), format!("{}{}", &text[..at], &text[at + l.len()..])]
+            });
+            for (at, edited) in typed.chain(moved).enumerate() {
+                edits += 1;
+                let mut file = before.clone();
+                if splice_yaml(text, &edited, &mut file) {
+                    spliced += 1;
+                    let whole = load("yaml_data", path, &edited, false);
+                    assert_eq!(Ok(&file), whole.as_ref(), "{name} {path}: edit {at}:\n{edited}");
+                }
+            }
+        }
+    }
+    assert!(spliced * 4 > edits, "only {spliced} of {edits} edits were spliced");
+}
