@@ -154,9 +154,9 @@ impl Playground {
             None => self.doc.files.push((path.to_string(), text.to_string())),
         }
         let abs = self.absolute(path);
-        let before = self.keys.borrow().is_some().then(|| self.file_keys(path));
+        let before = self.keys.borrow().is_some().then(|| self.keys_fingerprint(path));
         self.hiera.set_file(&abs, text);
-        if before.is_some_and(|b| b != self.file_keys(path)) {
+        if before.is_some_and(|b| b != self.keys_fingerprint(path)) {
             self.keys.take();
         }
     }
@@ -275,13 +275,28 @@ impl Playground {
         keys
     }
 
-    /// The keys of one of the document's data files (none if it is not one, or is broken).
+    /// One of the document's data files (none if it is not one, or is broken).
+    fn data_file(&self, path: &str) -> Option<Rc<crate::data::DataFile>> {
+        let function = data_function(path).filter(|_| !path.ends_with("hiera.yaml"))?;
+        self.hiera.data_file(function, &self.absolute(path)).ok()
+    }
+
+    /// The keys of one of the document's data files.
     fn file_keys(&self, path: &str) -> Vec<String> {
-        let Some(function) = data_function(path).filter(|_| !path.ends_with("hiera.yaml")) else { return Vec::new() };
-        match self.hiera.data_file(function, &self.absolute(path)) {
-            Ok(file) => file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options").collect(),
-            Err(_) => Vec::new(),
+        let keys = self.data_file(path).map(|f| f.hash.keys().map(Value::to_ruby_s).collect::<Vec<_>>());
+        keys.unwrap_or_default().into_iter().filter(|k| k != "lookup_options").collect()
+    }
+
+    /// A digest of a data file's keys in order, to tell whether an edit
+    /// changed them without copying thousands of keys on every keystroke (a
+    /// collision would only leave the completion list behind).
+    fn keys_fingerprint(&self, path: &str) -> u64 {
+        use std::hash::{Hash as _, Hasher as _};
+        let mut hasher = rustc_hash::FxHasher::default();
+        if let Some(file) = self.data_file(path) {
+            file.hash.keys().for_each(|k| k.hash(&mut hasher));
         }
+        hasher.finish()
     }
 
     /// Every key the node resolves, with its value and where it came from.

@@ -106,9 +106,13 @@ pub fn editor(props: &EditorProps) -> Html {
     let mounted = use_mut_ref(|| None::<Mounted>);
     let code_mirror_in = use_state(|| false);
     let latest = use_latest(props.clone());
+    // The view's text as last reported or set: the app hands each edit back
+    // as `text`, and a large file is not worth copying into the view again
+    // to find that nothing changed.
+    let reported = use_mut_ref(String::new);
 
     {
-        let (host, mounted, latest) = (host.clone(), mounted.clone(), latest.clone());
+        let (host, mounted, latest, reported) = (host.clone(), mounted.clone(), latest.clone(), reported.clone());
         let code_mirror_in = code_mirror_in.setter();
         use_effect_with((), move |_| {
             let alive = Rc::new(Cell::new(true));
@@ -116,6 +120,7 @@ pub fn editor(props: &EditorProps) -> Html {
                 host,
                 mounted.clone(),
                 latest,
+                reported,
                 alive.clone(),
                 code_mirror_in,
             ));
@@ -129,7 +134,10 @@ pub fn editor(props: &EditorProps) -> Html {
         let mounted = mounted.clone();
         use_effect_with(props.text.clone(), move |text| {
             if let Some(mounted) = &*mounted.borrow() {
-                mounted.view.set_text(text);
+                if *reported.borrow() != **text {
+                    mounted.view.set_text(text);
+                    reported.replace(text.to_string());
+                }
             }
         });
     }
@@ -173,6 +181,7 @@ async fn mount_when_loaded(
     host: NodeRef,
     mounted: Rc<RefCell<Option<Mounted>>>,
     latest: Rc<RefCell<EditorProps>>,
+    reported: Rc<RefCell<String>>,
     alive: Rc<Cell<bool>>,
     code_mirror_in: UseStateSetter<bool>,
 ) {
@@ -190,8 +199,9 @@ async fn mount_when_loaded(
         return;
     };
     let on_change = {
-        let latest = latest.clone();
+        let (latest, reported) = (latest.clone(), reported.clone());
         Closure::<dyn FnMut(String)>::new(move |text: String| {
+            reported.replace(text.clone());
             // Cloned out first: emitting may re-render this editor, which refreshes `latest`.
             let onchange = latest.borrow().onchange.clone();
             onchange.emit(text);
@@ -199,6 +209,7 @@ async fn mount_when_loaded(
     };
     let props = latest.borrow().clone();
     let view = module.mount(&element, &props.text, &on_change, props.readonly);
+    reported.replace(props.text.to_string());
     view.set_markers(markers_to_js(&props.markers));
     if let Some(line) = props.reveal {
         view.reveal_line(line);
