@@ -441,7 +441,7 @@ impl<'h> Run<'h> {
 
     /// `ConfiguredDataProvider#key_lookup` (or `key_lookup_in_default`).
     fn provider_lookup(&mut self, pkey: &ProviderKey, lk: &LookupKey, strategy: &Strategy, default_hierarchy: bool) -> Found {
-        self.check(&lk.key.clone(), |run| {
+        self.check(&lk.key, |run| {
             let config = match run.provider(pkey)? {
                 Some(p) => p.config.clone(),
                 None => return Ok(None),
@@ -755,7 +755,7 @@ impl<'h> Run<'h> {
             self.options.insert(module.clone(), compiled);
         }
         let compiled = self.options.get(&module).and_then(Option::as_ref);
-        Ok(compiled.and_then(|c| c.for_key(&lk.root)).and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
+        Ok(compiled.and_then(|c| c.for_key(&lk.root_value)).and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
@@ -844,7 +844,7 @@ impl<'h> Run<'h> {
                 .module_default_options
                 .get(&module)
                 .and_then(Option::as_ref)
-                .and_then(|c| c.for_key(&lk.root))
+                .and_then(|c| c.for_key(&lk.root_value))
                 .and_then(|(v, _)| v.get("merge").cloned());
             let strategy = Strategy::from_value(merge.as_ref())?;
             run.with(|| NodeKind::Scope(format!("Searching for \"{}\"", lk.key)), |run| run.provider_lookup(&pkey, lk, &strategy, true))

@@ -57,12 +57,13 @@ impl Compiled {
     }
 
     /// The options for a root key, and the literal key or pattern that matched.
-    pub fn for_key(&self, root: &str) -> Option<(&Value, &str)> {
-        if let Some((Value::String(k), v)) = self.keys.get_key_value(&Value::from(root)) {
+    pub fn for_key(&self, root: &Value) -> Option<(&Value, &str)> {
+        if let Some((Value::String(k), v)) = self.keys.get_key_value(root) {
             if !matches!(v, Value::Undef) {
                 return Some((v, k.as_str()));
             }
         }
+        let root = root.as_str()?;
         let cached = self.matched.borrow().get(root).copied();
         let index = match cached {
             Some(i) => i,
@@ -217,9 +218,9 @@ mod tests {
     fn literal_beats_pattern_and_first_pattern_wins() {
         let (opts, _) = crate::yaml::load("'^profile::.*_hosts$': {merge: unique}\n'^profile::web::.*': {merge: hash}\nprofile::web::x_hosts: {merge: deep}\n").unwrap().unwrap();
         let c = Compiled::new(opts.as_hash().unwrap()).unwrap();
-        assert_eq!(c.for_key("profile::web::x_hosts").unwrap().1, "profile::web::x_hosts");
-        assert_eq!(c.for_key("profile::web::y_hosts").unwrap().1, "^profile::.*_hosts$");
-        assert!(c.for_key("other").is_none());
+        assert_eq!(c.for_key(&Value::from("profile::web::x_hosts")).unwrap().1, "profile::web::x_hosts");
+        assert_eq!(c.for_key(&Value::from("profile::web::y_hosts")).unwrap().1, "^profile::.*_hosts$");
+        assert!(c.for_key(&Value::from("other")).is_none());
     }
 
     #[test]
