@@ -86,6 +86,9 @@ class Handle {
   }
 }
 
+/** Files longer than this (in UTF-16 units) get no YAML highlighting. */
+const LARGE_FILE = 256 * 1024;
+
 /**
  * Mounts an editor showing `text` into `host`; `onChange(text)` gets the whole text
  * after each user edit.
@@ -98,7 +101,9 @@ export function mount(host, text, onChange, readOnly = false) {
     parent: host,
     extensions: [
       basicSetup,
-      yaml(),
+      // Highlighting a very large file costs more per keystroke than all of
+      // Hiera's work on it: such files are edited as plain text.
+      text.length <= LARGE_FILE ? yaml() : [],
       highlightField,
       EditorState.readOnly.of(readOnly),
       EditorView.editable.of(!readOnly),
