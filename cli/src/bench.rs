@@ -77,7 +77,11 @@ pub fn run(repo: &Path, out: &Path, passes: usize) -> Result<String, String> {
             t["counts"]["error"]
         ));
     }
-    summary.push_str(&format!("passes agree: {}\nresults: {}\n", if mismatches == 0 { "yes" } else { "NO" }, out.display()));
+    summary.push_str(&format!(
+        "passes agree: {}\nresults: {}\n",
+        if mismatches == 0 { "yes" } else { "NO" },
+        out.display()
+    ));
     Ok(summary)
 }
 
@@ -98,4 +102,3 @@ fn to_json(v: &Value) -> Json {
         v => v.to_json().unwrap_or_else(|_| json!({"__rendered__": v.to_ruby_s()})),
     }
 }
-

@@ -54,7 +54,13 @@ fn lookup(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let request = Request { keys: o.keys.clone(), merge, default: o.default.clone().map(Value::String), value_type: o.value_type.clone(), explain: o.explain };
+    let request = Request {
+        keys: o.keys.clone(),
+        merge,
+        default: o.default.clone().map(Value::String),
+        value_type: o.value_type.clone(),
+        explain: o.explain,
+    };
     let answer = hiera.lookup(&request);
     if o.explain {
         print!("{}", answer.explain_text());
@@ -152,7 +158,10 @@ fn conformance(exact: bool, paths: &[String]) -> ExitCode {
     let (mut passed, mut failed) = (0, 0);
     for path in cases {
         let name = path.display().to_string();
-        let doc = match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string())) {
+        let doc = match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+        {
             Ok(d) => d,
             Err(e) => {
                 println!("{name}: cannot read: {e}");

@@ -10,8 +10,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hiera_core::case::{environment_dir, CaseLookup, Document};
-use hiera_core::playground::Playground;
 use hiera_core::fs::Files;
+use hiera_core::playground::Playground;
 use hiera_core::{Hiera, Node, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -111,7 +111,8 @@ pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String>
         return Err(format!("it holds {} files, more than the {MAX_FILES} the playground takes", entries.len()));
     }
     let text = |name: &str, b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| format!("{name} is not UTF-8 text"));
-    let mut entries: Vec<(String, Vec<u8>)> = entries.into_iter().filter(|(n, _)| !n.ends_with('/') && wanted(n)).collect();
+    let mut entries: Vec<(String, Vec<u8>)> =
+        entries.into_iter().filter(|(n, _)| !n.ends_with('/') && wanted(n)).collect();
     if let Some((n, b)) = entries.iter().find(|(n, _)| n == "playground.yaml" || n.ends_with("/playground.yaml")) {
         return Document::from_yaml(&text(n, b)?).map_err(|e| e.to_string());
     }
@@ -122,7 +123,9 @@ pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String>
         let top = |n: &str| n.split_once('/').map(|(t, _)| t.to_string());
         if let Some(Some(first)) = entries.first().map(|(n, _)| top(n)) {
             let root = |f: &str| entries.iter().any(|(n, _)| *n == format!("{first}/{f}"));
-            if entries.iter().all(|(n, _)| top(n).as_ref() == Some(&first)) && (root("hiera.yaml") || root("facts.yaml")) {
+            if entries.iter().all(|(n, _)| top(n).as_ref() == Some(&first))
+                && (root("hiera.yaml") || root("facts.yaml"))
+            {
                 for (n, _) in &mut entries {
                     n.drain(..=first.len());
                 }
@@ -241,7 +244,8 @@ fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
         let method = u16_at(at + 10).ok_or_else(bad)?;
         let packed_len = u32_at(at + 20).ok_or_else(bad)?;
         let size = u32_at(at + 24).ok_or_else(bad)?;
-        let (name_len, extra_len, comment_len) = (u16_at(at + 28).ok_or_else(bad)?, u16_at(at + 30).ok_or_else(bad)?, u16_at(at + 32).ok_or_else(bad)?);
+        let (name_len, extra_len, comment_len) =
+            (u16_at(at + 28).ok_or_else(bad)?, u16_at(at + 30).ok_or_else(bad)?, u16_at(at + 32).ok_or_else(bad)?);
         let local = u32_at(at + 42).ok_or_else(bad)?;
         let name = String::from_utf8_lossy(bytes.get(at + 46..at + 46 + name_len).ok_or_else(bad)?).into_owned();
         at += 46 + name_len + extra_len + comment_len;
@@ -275,7 +279,8 @@ mod tests {
         let names: Vec<String> = unzip(&zip).unwrap().into_iter().map(|(n, _)| n).collect();
         assert!(names.contains(&"etc/puppetlabs/code/environments/production/data/common.yaml".to_string()));
         assert!(names.contains(&"etc/puppetlabs/puppet/hiera.yaml".to_string()));
-        let script = String::from_utf8(unzip(&zip).unwrap().into_iter().find(|(n, _)| n == "lookups.sh").unwrap().1).unwrap();
+        let script =
+            String::from_utf8(unzip(&zip).unwrap().into_iter().find(|(n, _)| n == "lookups.sh").unwrap().1).unwrap();
         assert!(script.contains("--merge deep --knock-out-prefix '--' 'a'"), "{script}");
     }
 
@@ -325,7 +330,8 @@ mod tests {
     #[test]
     fn an_unpacked_export_gives_the_same_document() {
         let doc = Document::from_yaml(DOC).unwrap();
-        let folder = unzip(&export(&doc)).unwrap().into_iter().map(|(n, b)| (format!("hiera-playground/{n}"), b)).collect();
+        let folder =
+            unzip(&export(&doc)).unwrap().into_iter().map(|(n, b)| (format!("hiera-playground/{n}"), b)).collect();
         assert_eq!(import_files(folder).unwrap(), doc);
     }
 }

@@ -71,7 +71,11 @@ impl Document {
     pub fn from_yaml(text: &str) -> Result<Document, Error> {
         let loaded = yaml::load(text).map_err(|e| {
             let at = e.at;
-            Error::lookup(format!("document: {}", e.message)).at("document", at.map(|a| a.line as usize), at.map(|a| a.column as usize))
+            Error::lookup(format!("document: {}", e.message)).at(
+                "document",
+                at.map(|a| a.line as usize),
+                at.map(|a| a.column as usize),
+            )
         })?;
         let Some((Value::Hash(top), _)) = loaded else {
             return Err(Error::lookup("document: expected a mapping with 'files' and 'lookups'"));
@@ -140,7 +144,10 @@ impl CaseLookup {
                 if let Some(err) = eg("error") {
                     Some(Expect::Error(err.to_ruby_s()))
                 } else if let Some(r) = eg("value_rendered") {
-                    Some(Expect::Rendered { rendered: r.to_ruby_s(), type_name: eg("type").map(Value::to_ruby_s).unwrap_or_default() })
+                    Some(Expect::Rendered {
+                        rendered: r.to_ruby_s(),
+                        type_name: eg("type").map(Value::to_ruby_s).unwrap_or_default(),
+                    })
                 } else {
                     eg("value").map(|v| Expect::Value(v.clone()))
                 }
@@ -233,7 +240,8 @@ pub fn compare(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), 
     let got = outcome(answer);
     match (expected, &got) {
         (Expect::Value(e), Expect::Value(g)) if same(e, g) => {}
-        (Expect::Rendered { rendered: er, type_name: et }, Expect::Rendered { rendered: gr, type_name: gt }) if er == gr && et == gt => {}
+        (Expect::Rendered { rendered: er, type_name: et }, Expect::Rendered { rendered: gr, type_name: gt })
+            if er == gr && et == gt => {}
         (Expect::Error(e), Expect::Error(g)) => {
             if exact && e != g {
                 return Err(format!("error text differs:\n  puppet: {e}\n  engine: {g}"));
@@ -292,7 +300,6 @@ fn first_difference(expected: &str, got: &str) -> String {
     "  (trailing newline)".into()
 }
 
-
 impl Document {
     /// Writes the document in the case format. Recorded expectations are
     /// left out: only the oracle writes them, and edits make them stale.
@@ -310,7 +317,8 @@ impl Document {
         if !self.facts.is_empty() {
             top.insert("facts".into(), Value::Hash(self.facts.clone()));
         }
-        let files: Hash = self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
+        let files: Hash =
+            self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
         top.insert("files".into(), Value::Hash(files));
         let lookups = self
             .lookups

@@ -112,7 +112,11 @@ impl HieraConfig {
             Ok(v) => v.map(|(v, _)| v),
             Err(e) => {
                 let at = e.at;
-                return Err(Error::puppet(format!("({path}): {}", e.message)).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)));
+                return Err(Error::puppet(format!("({path}): {}", e.message)).at(
+                    path,
+                    at.map(|a| a.line as usize),
+                    at.map(|a| a.column as usize),
+                ));
             }
         };
         let hash = match loaded {
@@ -126,7 +130,8 @@ impl HieraConfig {
 
     /// Puppet's built-in default configuration, rooted at `root` (`$confdir`).
     pub fn default_for(root: &str) -> HieraConfig {
-        let (value, _) = yaml::load(DEFAULT_V5).ok().flatten().unwrap_or((Value::Hash(Hash::default()), Default::default()));
+        let (value, _) =
+            yaml::load(DEFAULT_V5).ok().flatten().unwrap_or((Value::Hash(Hash::default()), Default::default()));
         let hash = value.as_hash().cloned().unwrap_or_default();
         HieraConfig::from_hash(Layer::Global, None, root, hash, "").unwrap_or(HieraConfig {
             path: None,
@@ -224,22 +229,22 @@ impl HieraConfig {
                 }
                 "defaults" => check_struct(v, &["data_hash", "lookup_key", "data_dig", "datadir", "options"], &[])
                     .map_err(|e| self.type_error(&format!("entry 'defaults' {e}")))?,
-                "hierarchy" | "plan_hierarchy" | "default_hierarchy" => check_hierarchy(v)
-                    .map_err(|e| self.type_error(&format!("entry '{key}' {e}")))?,
+                "hierarchy" | "plan_hierarchy" | "default_hierarchy" => {
+                    check_hierarchy(v).map_err(|e| self.type_error(&format!("entry '{key}' {e}")))?
+                }
                 _ => return Err(self.type_error(&format!("unrecognized key '{key}'"))),
             }
         }
         let defaults = hash.get(&defaults_key).and_then(Value::as_hash).cloned().unwrap_or_default();
         if FUNCTION_KEYS.iter().filter(|k| defaults.contains_key(&Value::from(**k))).count() > 1 {
-            return Err(self.fail(
-                &format!("Only one of {} can be defined in defaults", combine(&FUNCTION_KEYS)),
-                None,
-            ));
+            return Err(self.fail(&format!("Only one of {} can be defined in defaults", combine(&FUNCTION_KEYS)), None));
         }
         if let Some(Value::Hash(options)) = defaults.get(&Value::from("options")) {
             for reserved in ["path", "uri"] {
                 if options.contains_key(&Value::from(reserved)) {
-                    return Err(self.fail(&format!("Option key '{reserved}' used in defaults is reserved by Puppet"), None));
+                    return Err(
+                        self.fail(&format!("Option key '{reserved}' used in defaults is reserved by Puppet"), None)
+                    );
                 }
             }
         }
@@ -253,7 +258,9 @@ impl HieraConfig {
         if let Some(dh) = hash.get(&Value::from("default_hierarchy")) {
             if layer != Layer::Module {
                 let line = self.find_line_matching(1, |l| {
-                    l.starts_with("default_hierarchy:") || l.contains(" default_hierarchy:") || l.contains("\tdefault_hierarchy:")
+                    l.starts_with("default_hierarchy:")
+                        || l.contains(" default_hierarchy:")
+                        || l.contains("\tdefault_hierarchy:")
                 });
                 return Err(self.fail("'default_hierarchy' is only allowed in the module layer", line));
             }
@@ -268,13 +275,12 @@ impl HieraConfig {
         let he = level.as_hash().cloned().unwrap_or_default();
         let get = |k: &str| he.get(&Value::from(k));
         let name = get("name").map(Value::to_ruby_s).unwrap_or_default();
-        let functions: Vec<&str> = ALL_FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&Value::from(*k))).collect();
+        let functions: Vec<&str> =
+            ALL_FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&Value::from(*k))).collect();
         match functions.len() {
             0 if !FUNCTION_KEYS.iter().any(|k| defaults.contains_key(&Value::from(*k))) => {
-                return Err(self.fail(
-                    &format!("One of {} must be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS)),
-                    None,
-                ))
+                return Err(self
+                    .fail(&format!("One of {} must be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS)), None))
             }
             0 | 1 => {}
             _ => {
@@ -286,7 +292,8 @@ impl HieraConfig {
         }
         if let Some(backend) = get("hiera3_backend") {
             if layer != Layer::Global {
-                let line = self.find_line_matching(1, |l| l.contains("hiera3_backend:") && l.starts_with(char::is_whitespace));
+                let line =
+                    self.find_line_matching(1, |l| l.contains("hiera3_backend:") && l.starts_with(char::is_whitespace));
                 return Err(self.fail("'hiera3_backend' is only allowed in the global layer", line));
             }
             let b = backend.to_ruby_s();
@@ -295,10 +302,8 @@ impl HieraConfig {
             }
         }
         if LOCATION_KEYS.iter().filter(|k| he.contains_key(&Value::from(**k))).count() > 1 {
-            return Err(self.fail(
-                &format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)),
-                None,
-            ));
+            return Err(self
+                .fail(&format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)), None));
         }
         if let Some(Value::Hash(options)) = get("options") {
             for reserved in ["path", "uri"] {
@@ -336,10 +341,9 @@ impl HieraConfig {
         } else {
             Locations::None
         };
-        let datadir = get("datadir")
-            .or_else(|| defaults.get(&Value::from("datadir")))
-            .map(Value::to_ruby_s);
-        let options = get("options").or_else(|| defaults.get(&Value::from("options"))).and_then(Value::as_hash).cloned();
+        let datadir = get("datadir").or_else(|| defaults.get(&Value::from("datadir"))).map(Value::to_ruby_s);
+        let options =
+            get("options").or_else(|| defaults.get(&Value::from("options"))).and_then(Value::as_hash).cloned();
         Ok(Level { name, function, datadir, locations, options, extension: None })
     }
 
@@ -417,11 +421,14 @@ impl HieraConfig {
         for backend in backends {
             let conf = hash.get(&Value::from(backend.as_str())).and_then(Value::as_hash);
             let datadir = conf.and_then(|c| c.get(&Value::from("datadir"))).map(Value::to_ruby_s);
-            let ext = conf.and_then(|c| c.get(&Value::from("extension"))).map(Value::to_ruby_s).unwrap_or(backend.clone());
+            let ext =
+                conf.and_then(|c| c.get(&Value::from("extension"))).map(Value::to_ruby_s).unwrap_or(backend.clone());
             self.hierarchy.push(Level {
                 name: backend.clone(),
                 function: Some((FunctionKind::DataHash, format!("{backend}_data"))),
-                datadir: Some(datadir.unwrap_or_else(|| "/etc/puppetlabs/code/environments/%{::environment}/hieradata".into())),
+                datadir: Some(
+                    datadir.unwrap_or_else(|| "/etc/puppetlabs/code/environments/%{::environment}/hieradata".into()),
+                ),
                 locations: Locations::Paths(hierarchy.clone()),
                 options: None,
                 extension: Some(format!(".{ext}")),
@@ -573,8 +580,21 @@ fn check_level_value(key: &str, v: &Value) -> Result<(), String> {
 fn check_hierarchy(v: &Value) -> Result<(), String> {
     let Some(levels) = v.as_array() else { return Err(expects("an Array", v)) };
     const LEVEL_KEYS: [&str; 15] = [
-        "name", "options", "data_hash", "lookup_key", "hiera3_backend", "v4_data_hash", "data_dig", "path", "paths", "glob",
-        "globs", "uri", "uris", "mapped_paths", "datadir",
+        "name",
+        "options",
+        "data_hash",
+        "lookup_key",
+        "hiera3_backend",
+        "v4_data_hash",
+        "data_dig",
+        "path",
+        "paths",
+        "glob",
+        "globs",
+        "uri",
+        "uris",
+        "mapped_paths",
+        "datadir",
     ];
     for (i, l) in levels.iter().enumerate() {
         check_struct(l, &LEVEL_KEYS, &["name"]).map_err(|e| format!("index {i} {e}"))?;

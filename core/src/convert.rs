@@ -17,7 +17,8 @@ pub fn convert(key: &str, convert_to: &Value, value: Value) -> Result<(Value, St
             "Invalid data type in lookup_options for key '{key}' could not parse '{type_text}', error: '{e}"
         ))
     })?;
-    let raised = |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
+    let raised =
+        |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
     let converted = new_value(&ty, value, &args).map_err(raised)?;
     let mut printed = vec![ty.to_string()];
     printed.extend(args.iter().map(puppet_string));
@@ -150,7 +151,10 @@ fn to_hash(v: Value) -> Result<Value, String> {
                 }
             } else {
                 if a.len() % 2 != 0 {
-                    return Err(format!("'new' Value of type {} cannot be converted to Hash", crate::types::infer(&Value::Array(a))));
+                    return Err(format!(
+                        "'new' Value of type {} cannot be converted to Hash",
+                        crate::types::infer(&Value::Array(a))
+                    ));
                 }
                 let mut it = a.into_iter();
                 while let (Some(k), Some(v)) = (it.next(), it.next()) {
@@ -182,7 +186,10 @@ fn format_nested(v: &Value) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(format_nested).collect::<Vec<_>>().join(", ")),
         Value::Hash(h) => format!(
             "{{{}}}",
-            h.iter().map(|(k, v)| format!("{} => {}", format_nested(k), format_nested(v))).collect::<Vec<_>>().join(", ")
+            h.iter()
+                .map(|(k, v)| format!("{} => {}", format_nested(k), format_nested(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         v => format_string(v),
     }

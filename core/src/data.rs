@@ -40,12 +40,16 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
                 at.map(|a| a.column as usize),
             ))
         }
-        Ok((Some((Value::Hash(h), spans)), surprises)) => Ok(DataFile { hash: symkeys_to_string(h), spans: spans.children, surprises }),
+        Ok((Some((Value::Hash(h), spans)), surprises)) => {
+            Ok(DataFile { hash: symkeys_to_string(h), spans: spans.children, surprises })
+        }
         Ok((other, _)) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
             let is_false = matches!(other, None | Some((Value::Bool(false), _)));
             if strict_error && !is_false {
-                return Err(Error::lookup(format!("{path}: file does not contain a valid yaml hash")).at(path, None, None));
+                return Err(
+                    Error::lookup(format!("{path}: file does not contain a valid yaml hash")).at(path, None, None)
+                );
             }
             Ok(DataFile::default())
         }
@@ -89,7 +93,12 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
     let delta = new_bytes.len() as isize - old_bytes.len() as isize;
     let end = |tops: &[usize], len: usize| tops.get(i + 1).copied().unwrap_or(len);
     let (old_end, new_end) = (end(&old_tops, old_bytes.len()), end(&new_tops, new_bytes.len()));
-    let same_elsewhere = old_tops.iter().zip(&new_tops).enumerate().all(|(j, (&o, &n))| if j <= i { o == n } else { n as isize == o as isize + delta });
+    let same_elsewhere =
+        old_tops
+            .iter()
+            .zip(&new_tops)
+            .enumerate()
+            .all(|(j, (&o, &n))| if j <= i { o == n } else { n as isize == o as isize + delta });
     if !same_elsewhere || old_bytes.len() - suffix > old_end {
         return false;
     }
@@ -210,7 +219,9 @@ pub fn check_value(key: &str, function: &str, location: Option<&str>, value: &Va
         match v {
             Value::Symbol(_) => false,
             Value::Array(a) => a.iter().all(rich),
-            Value::Hash(h) => h.iter().all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && rich(v)),
+            Value::Hash(h) => {
+                h.iter().all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && rich(v))
+            }
             _ => true,
         }
     }

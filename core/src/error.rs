@@ -40,7 +40,14 @@ pub struct Error {
 impl Error {
     /// A lookup error with Puppet's message.
     pub fn lookup(message: impl Into<String>) -> Error {
-        Error { message: message.into(), kind: ErrorKind::Lookup, has_issue_code: false, file: None, line: None, column: None }
+        Error {
+            message: message.into(),
+            kind: ErrorKind::Lookup,
+            has_issue_code: false,
+            file: None,
+            line: None,
+            column: None,
+        }
     }
 
     /// A hard `Puppet::Error`.
@@ -63,7 +70,14 @@ impl Error {
             (None, Some(l)) => format!("{message} (line: {l})"),
             (None, None) => message,
         };
-        Error { message, kind: ErrorKind::Lookup, has_issue_code: true, file: file.map(str::to_string), line, column: None }
+        Error {
+            message,
+            kind: ErrorKind::Lookup,
+            has_issue_code: true,
+            file: file.map(str::to_string),
+            line,
+            column: None,
+        }
     }
 
     /// Records where in a file the error is, without changing the message.

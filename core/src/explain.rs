@@ -136,7 +136,17 @@ pub struct Node {
 
 impl Node {
     fn new(kind: NodeKind, parent: Option<NodeId>) -> Node {
-        Node { kind, branches: Vec::new(), event: None, texts: Vec::new(), merged: None, tokens: Vec::new(), origin: None, unmerged: None, parent }
+        Node {
+            kind,
+            branches: Vec::new(),
+            event: None,
+            texts: Vec::new(),
+            merged: None,
+            tokens: Vec::new(),
+            origin: None,
+            unmerged: None,
+            parent,
+        }
     }
 
     /// The node's parent (none for the root).
@@ -154,10 +164,7 @@ pub struct Explanation {
 
 impl Default for Explanation {
     fn default() -> Self {
-        Explanation {
-            nodes: vec![Node::new(NodeKind::Root, None)],
-            current: 0,
-        }
+        Explanation { nodes: vec![Node::new(NodeKind::Root, None)], current: 0 }
     }
 }
 

@@ -105,7 +105,10 @@ impl Files {
             let alternatives = expand_braces(next);
             for (name, is_dir) in listing() {
                 let visible = !name.starts_with('.');
-                if alternatives.iter().any(|a| (visible || a.starts_with('.')) && fnmatch(a.as_bytes(), name.as_bytes())) {
+                if alternatives
+                    .iter()
+                    .any(|a| (visible || a.starts_with('.')) && fnmatch(a.as_bytes(), name.as_bytes()))
+                {
                     self.descend(&path_of(&name), is_dir, after, out);
                 }
                 if is_dir && visible {
@@ -346,7 +349,9 @@ mod tests {
 
     fn fs() -> Files {
         let mut f = Files::new();
-        for p in ["/d/b.yaml", "/d/a.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml", "/d/x.json", "/d/dir.yaml/inner.yaml"] {
+        for p in
+            ["/d/b.yaml", "/d/a.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml", "/d/x.json", "/d/dir.yaml/inner.yaml"]
+        {
             f.insert(p, "");
         }
         f
@@ -357,7 +362,10 @@ mod tests {
         let f = fs();
         assert_eq!(f.glob("/d/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/{b,a}.yaml"), vec!["/d/b.yaml", "/d/a.yaml"]);
-        assert_eq!(f.glob("/d/**/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml", "/d/dir.yaml/inner.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
+        assert_eq!(
+            f.glob("/d/**/*.yaml"),
+            vec!["/d/a.yaml", "/d/b.yaml", "/d/dir.yaml/inner.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml"]
+        );
         assert_eq!(f.glob("/d/**/{e,c}.yaml"), vec!["/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
         assert_eq!(f.glob("/d/{sub/*,*}.yaml"), vec!["/d/sub/c.yaml", "/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/[ab].yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);

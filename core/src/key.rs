@@ -20,7 +20,8 @@ pub struct LookupKey {
 impl LookupKey {
     /// Splits `key`; a malformed key is Puppet's "Syntax error in key".
     pub fn parse(key: &str) -> Result<LookupKey, crate::Error> {
-        let mut segments = split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
+        let mut segments =
+            split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
         let root = segments.remove(0).to_ruby_s();
         let module = root.find("::").map(|i| if i == 0 { root.clone() } else { root[..i].to_string() });
         Ok(LookupKey { key: key.to_string(), root_value: Value::String(root.clone()), root, module, segments })

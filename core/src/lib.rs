@@ -52,13 +52,13 @@ pub use value::Value;
 
 use config::{HieraConfig, Layer};
 use data::DataFile;
-use lookup_options::Compiled;
-use value::Hash;
 use fs::Files;
+use lookup_options::Compiled;
+use rustc_hash::FxHashMap as HashMap;
 use scope::Scope;
 use std::cell::RefCell;
-use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
+use value::Hash;
 
 /// The data_hash function whose files an edit can update in place.
 const YAML_DATA: &str = "yaml_data";
@@ -88,7 +88,16 @@ impl Hiera {
     pub fn new(files: Files, node: Node) -> Hiera {
         let scope = Scope::new(&node);
         let strict_error = strict_is_error(&files);
-        Hiera { files, node, scope, strict_error, data: RefCell::default(), configs: RefCell::default(), compiled: RefCell::default(), resolved: RefCell::default() }
+        Hiera {
+            files,
+            node,
+            scope,
+            strict_error,
+            data: RefCell::default(),
+            configs: RefCell::default(),
+            compiled: RefCell::default(),
+            resolved: RefCell::default(),
+        }
     }
 
     /// The files.

@@ -88,7 +88,11 @@ impl Resolved {
         let mut in_use = false;
         for levels in self.0.values_mut() {
             match Rc::get_mut(levels) {
-                Some(levels) => levels.iter_mut().flat_map(|l| l.locations.iter_mut().flatten()).filter(|l| l.path == path).for_each(|l| drop(l.data.take())),
+                Some(levels) => levels
+                    .iter_mut()
+                    .flat_map(|l| l.locations.iter_mut().flatten())
+                    .filter(|l| l.path == path)
+                    .for_each(|l| drop(l.data.take())),
                 None => in_use = true,
             }
         }
@@ -197,7 +201,12 @@ impl<'h> Run<'h> {
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
     /// explanation as Puppet prints it.
     pub(crate) fn answer(mut self, request: &Request) -> Answer {
-        let result = self.lookup_names(&request.keys, request.merge.as_ref(), request.default.clone(), request.value_type.as_deref());
+        let result = self.lookup_names(
+            &request.keys,
+            request.merge.as_ref(),
+            request.default.clone(),
+            request.value_type.as_deref(),
+        );
         if let (Err(e), Some(ex)) = (&result, &mut self.ex) {
             if matches!(e.kind, ErrorKind::Lookup | ErrorKind::NotFound) {
                 ex.reset_to(Explanation::ROOT);
@@ -239,7 +248,13 @@ impl<'h> Run<'h> {
 
     // ---- Lookup.lookup and the adapter ----
 
-    fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<Value>, value_type: Option<&str>) -> Result<Value, Error> {
+    fn lookup_names(
+        &mut self,
+        names: &[String],
+        merge: Option<&Value>,
+        default: Option<Value>,
+        value_type: Option<&str>,
+    ) -> Result<Value, Error> {
         for name in names {
             if let Some((value, _)) = self.adapter_lookup(name, merge)? {
                 if let Some(t) = value_type {
@@ -269,7 +284,10 @@ impl<'h> Run<'h> {
             return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
         let lk = LookupKey::parse(key)?;
-        let saved = (std::mem::replace(&mut self.top_key, key.to_string()), std::mem::replace(&mut self.module_name, lk.module.clone()));
+        let saved = (
+            std::mem::replace(&mut self.top_key, key.to_string()),
+            std::mem::replace(&mut self.module_name, lk.module.clone()),
+        );
         let r = self.adapter_lookup_key(&lk, merge);
         (self.top_key, self.module_name) = saved;
         r
@@ -297,15 +315,18 @@ impl<'h> Run<'h> {
                 m
             }
         };
-        let found = self.with(|| NodeKind::Search { key: lk.key.clone(), meta: false }, |run| {
-            if let Some(hit) = run.do_lookup(lk, merge.as_ref())? {
-                return Ok(Some(hit));
-            }
-            match run.lookup_default_in_module(lk)? {
-                Some((v, _)) => run.dig(lk, v),
-                None => Ok(None),
-            }
-        })?;
+        let found = self.with(
+            || NodeKind::Search { key: lk.key.clone(), meta: false },
+            |run| {
+                if let Some(hit) = run.do_lookup(lk, merge.as_ref())? {
+                    return Ok(Some(hit));
+                }
+                match run.lookup_default_in_module(lk)? {
+                    Some((v, _)) => run.dig(lk, v),
+                    None => Ok(None),
+                }
+            },
+        )?;
         let convert_to = options.as_ref().and_then(|o| o.get(&Value::from("convert_to"))).cloned();
         match (found, convert_to) {
             (Some((value, _)), Some(convert_to)) => {
@@ -342,7 +363,12 @@ impl<'h> Run<'h> {
     }
 
     /// `MergeStrategy#lookup`: each variant in turn, merged (or the first found).
-    fn merge_lookup<V>(&mut self, strategy: &Strategy, variants: &[V], mut f: impl FnMut(&mut Self, &V) -> Found) -> Found {
+    fn merge_lookup<V>(
+        &mut self,
+        strategy: &Strategy,
+        variants: &[V],
+        mut f: impl FnMut(&mut Self, &V) -> Found,
+    ) -> Found {
         if strategy.is_first_found() {
             for v in variants {
                 if let Some(hit) = f(self, v)? {
@@ -356,7 +382,10 @@ impl<'h> Run<'h> {
             0 => Ok(None),
             1 => Ok(f(self, &variants[0])?.map(|(v, id)| (strategy.merge_single(v), id.filter(|_| keeps_identity)))),
             _ => {
-                let kind = || NodeKind::Merge { strategy: strategy.name().to_string(), options: strategy.options_without_strategy() };
+                let kind = || NodeKind::Merge {
+                    strategy: strategy.name().to_string(),
+                    options: strategy.options_without_strategy(),
+                };
                 self.with(kind, |run| {
                     let mut memo: Option<Hit> = None;
                     for v in variants {
@@ -440,7 +469,13 @@ impl<'h> Run<'h> {
     }
 
     /// `ConfiguredDataProvider#key_lookup` (or `key_lookup_in_default`).
-    fn provider_lookup(&mut self, pkey: &ProviderKey, lk: &LookupKey, strategy: &Strategy, default_hierarchy: bool) -> Found {
+    fn provider_lookup(
+        &mut self,
+        pkey: &ProviderKey,
+        lk: &LookupKey,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Found {
         self.check(&lk.key, |run| {
             let config = match run.provider(pkey)? {
                 Some(p) => p.config.clone(),
@@ -496,7 +531,8 @@ impl<'h> Run<'h> {
         let value = self.interpolate(value.clone(), true, None)?;
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
-            let spans = file.hash.get_index_of(&lk.root_value).and_then(|i| file.spans.get(i)).cloned().unwrap_or_default();
+            let spans =
+                file.hash.get_index_of(&lk.root_value).and_then(|i| file.spans.get(i)).cloned().unwrap_or_default();
             let mut at = Vec::new();
             spans.positions(&mut at);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
@@ -507,7 +543,10 @@ impl<'h> Run<'h> {
 
     fn data_hash(&mut self, level: &LevelProvider, location: Option<&Location>) -> Result<Rc<DataFile>, Error> {
         let Some((kind, function)) = &level.function else {
-            return Err(Error::puppet(format!("One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '{}'", level.name)));
+            return Err(Error::puppet(format!(
+                "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '{}'",
+                level.name
+            )));
         };
         if *kind != FunctionKind::DataHash || !data::is_known_data_hash(function) {
             return Err(Error::issue(
@@ -616,7 +655,8 @@ impl<'h> Run<'h> {
         let levels = match kept {
             Some(levels) => levels,
             None => {
-                let levels = Rc::new(self.create_levels_unexplained(pkey, provider.config.clone(), default_hierarchy)?);
+                let levels =
+                    Rc::new(self.create_levels_unexplained(pkey, provider.config.clone(), default_hierarchy)?);
                 self.hiera.resolved.borrow_mut().0.insert((pkey.clone(), default_hierarchy), levels.clone());
                 levels
             }
@@ -631,20 +671,31 @@ impl<'h> Run<'h> {
         Ok(levels)
     }
 
-    fn create_levels_unexplained(&mut self, pkey: &ProviderKey, config: Rc<HieraConfig>, default_hierarchy: bool) -> Result<Vec<LevelProvider>, Error> {
+    fn create_levels_unexplained(
+        &mut self,
+        pkey: &ProviderKey,
+        config: Rc<HieraConfig>,
+        default_hierarchy: bool,
+    ) -> Result<Vec<LevelProvider>, Error> {
         let ex = self.ex.take();
         let names = std::mem::take(&mut self.names);
         let module = match pkey {
             ProviderKey::Module(m) => Some(m.clone()),
             _ => None,
         };
-        let created = self.create_levels(&config, module, default_hierarchy).map_err(|e| undefined_in_config(&config, e));
+        let created =
+            self.create_levels(&config, module, default_hierarchy).map_err(|e| undefined_in_config(&config, e));
         self.ex = ex;
         self.names = names;
         created
     }
 
-    fn create_levels(&mut self, config: &HieraConfig, module: Option<String>, default_hierarchy: bool) -> Result<Vec<LevelProvider>, Error> {
+    fn create_levels(
+        &mut self,
+        config: &HieraConfig,
+        module: Option<String>,
+        default_hierarchy: bool,
+    ) -> Result<Vec<LevelProvider>, Error> {
         let cfg = config.path.as_deref();
         let is_default = config.path.is_none();
         let hierarchy = if default_hierarchy {
@@ -682,13 +733,20 @@ impl<'h> Run<'h> {
         Ok(out)
     }
 
-    fn resolve_locations(&mut self, level: &Level, datadir: &str, is_default: bool, cfg: Option<&str>) -> Result<Option<Vec<Location>>, Error> {
+    fn resolve_locations(
+        &mut self,
+        level: &Level,
+        datadir: &str,
+        is_default: bool,
+        cfg: Option<&str>,
+    ) -> Result<Option<Vec<Location>>, Error> {
         Ok(Some(match &level.locations {
             Locations::None => return Ok(None),
             Locations::Paths(paths) => {
                 let mut out = Vec::new();
                 for declared in paths {
-                    let (path, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    let (path, tokens) =
+                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
                     let mut path = path?.to_ruby_s();
                     if let Some(ext) = &level.extension {
                         if !path.ends_with(ext.as_str()) {
@@ -707,7 +765,8 @@ impl<'h> Run<'h> {
             Locations::Globs(globs) => {
                 let mut out = Vec::new();
                 for declared in globs {
-                    let (pattern, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    let (pattern, tokens) =
+                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
                     let pattern = crate::fs::join(datadir, &pattern?.to_ruby_s());
                     for path in self.hiera.files.glob(&pattern) {
                         out.push(Location::new(pattern.clone(), path, true, false, tokens.clone()));
@@ -718,7 +777,8 @@ impl<'h> Run<'h> {
             Locations::Uris(uris) => {
                 let mut out = Vec::new();
                 for declared in uris {
-                    let (uri, tokens) = self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
+                    let (uri, tokens) =
+                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
                     out.push(Location::new(declared.clone(), uri?.to_ruby_s(), true, true, tokens));
                 }
                 out
@@ -734,7 +794,8 @@ impl<'h> Run<'h> {
                 let mut out = Vec::new();
                 for v in vars {
                     self.locals.push((name.clone(), v));
-                    let (path, tokens) = self.recording(|run| run.interpolate(Value::String(template.clone()), false, cfg));
+                    let (path, tokens) =
+                        self.recording(|run| run.interpolate(Value::String(template.clone()), false, cfg));
                     self.locals.pop();
                     let path = crate::fs::join(datadir, &path?.to_ruby_s());
                     let exists = self.hiera.files.exists(&path);
@@ -755,39 +816,47 @@ impl<'h> Run<'h> {
             self.options.insert(module.clone(), compiled);
         }
         let compiled = self.options.get(&module).and_then(Option::as_ref);
-        Ok(compiled.and_then(|c| c.for_key(&lk.root_value)).and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
+        Ok(compiled
+            .and_then(|c| c.for_key(&lk.root_value))
+            .and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
         let saved = std::mem::replace(&mut self.top_key, LOOKUP_OPTIONS.to_string());
         let key = LookupKey::parse(LOOKUP_OPTIONS)?;
-        let r = self.with(|| NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true }, |run| {
-            let hash = Strategy::of(Kind::Hash);
-            let env_opts = run.env_lookup_options(&key, &hash)?;
-            // The environment's options compile once; most modules add none.
-            let env_compiled = match &run.env_compiled {
-                Some(c) => c.clone(),
-                None => {
-                    let c = run.hiera.compile_options(env_opts.as_deref())?;
-                    run.env_compiled = Some(c.clone());
-                    c
-                }
-            };
-            let Some(m) = module else { return Ok(env_compiled) };
-            run.options.entry(None).or_insert_with(|| env_compiled.clone());
-            let Some((found, _)) = run.lookup_in_module(&key, &hash)? else { return Ok(env_compiled) };
-            let module_opts = lookup_options::validate(found, Some(m))?;
-            let Some(env_opts) = env_opts else { return run.hiera.compile_options(Some(&module_opts)) };
-            let sources = ["Global and Environment".to_string(), format!("Module {m}")];
-            let merged = run.merge_lookup(&hash, &sources, |run, name| {
-                let v = Value::Hash(if name == &sources[0] { (*env_opts).clone() } else { module_opts.clone() });
-                run.with(|| NodeKind::Scope(name.clone()), |run| {
-                    let id = run.found(LOOKUP_OPTIONS, &v);
-                    Ok(Some((v, id)))
-                })
-            })?;
-            run.hiera.compile_options(merged.and_then(|(v, _)| v.as_hash().cloned()).as_ref())
-        });
+        let r = self.with(
+            || NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true },
+            |run| {
+                let hash = Strategy::of(Kind::Hash);
+                let env_opts = run.env_lookup_options(&key, &hash)?;
+                // The environment's options compile once; most modules add none.
+                let env_compiled = match &run.env_compiled {
+                    Some(c) => c.clone(),
+                    None => {
+                        let c = run.hiera.compile_options(env_opts.as_deref())?;
+                        run.env_compiled = Some(c.clone());
+                        c
+                    }
+                };
+                let Some(m) = module else { return Ok(env_compiled) };
+                run.options.entry(None).or_insert_with(|| env_compiled.clone());
+                let Some((found, _)) = run.lookup_in_module(&key, &hash)? else { return Ok(env_compiled) };
+                let module_opts = lookup_options::validate(found, Some(m))?;
+                let Some(env_opts) = env_opts else { return run.hiera.compile_options(Some(&module_opts)) };
+                let sources = ["Global and Environment".to_string(), format!("Module {m}")];
+                let merged = run.merge_lookup(&hash, &sources, |run, name| {
+                    let v = Value::Hash(if name == &sources[0] { (*env_opts).clone() } else { module_opts.clone() });
+                    run.with(
+                        || NodeKind::Scope(name.clone()),
+                        |run| {
+                            let id = run.found(LOOKUP_OPTIONS, &v);
+                            Ok(Some((v, id)))
+                        },
+                    )
+                })?;
+                run.hiera.compile_options(merged.and_then(|(v, _)| v.as_hash().cloned()).as_ref())
+            },
+        );
         self.top_key = saved;
         r
     }
@@ -829,26 +898,35 @@ impl<'h> Run<'h> {
             Some(p) if p.config.default_hierarchy.is_some() => {}
             _ => return Ok(None),
         }
-        self.with(|| NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")), |run| {
-            if !run.module_default_options.contains_key(&module) {
-                let lo = LookupKey::parse(LOOKUP_OPTIONS)?;
-                let opts = run.with(|| NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")), |run| {
-                    match run.provider_lookup(&pkey, &lo, &Strategy::of(Kind::Hash), true)? {
-                        Some((v, _)) => run.hiera.compile_options(Some(&lookup_options::validate(v, Some(&module))?)),
-                        None => Ok(None),
-                    }
-                })?;
-                run.module_default_options.insert(module.clone(), opts);
-            }
-            let merge = run
-                .module_default_options
-                .get(&module)
-                .and_then(Option::as_ref)
-                .and_then(|c| c.for_key(&lk.root_value))
-                .and_then(|(v, _)| v.get("merge").cloned());
-            let strategy = Strategy::from_value(merge.as_ref())?;
-            run.with(|| NodeKind::Scope(format!("Searching for \"{}\"", lk.key)), |run| run.provider_lookup(&pkey, lk, &strategy, true))
-        })
+        self.with(
+            || NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")),
+            |run| {
+                if !run.module_default_options.contains_key(&module) {
+                    let lo = LookupKey::parse(LOOKUP_OPTIONS)?;
+                    let opts = run.with(
+                        || NodeKind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")),
+                        |run| match run.provider_lookup(&pkey, &lo, &Strategy::of(Kind::Hash), true)? {
+                            Some((v, _)) => {
+                                run.hiera.compile_options(Some(&lookup_options::validate(v, Some(&module))?))
+                            }
+                            None => Ok(None),
+                        },
+                    )?;
+                    run.module_default_options.insert(module.clone(), opts);
+                }
+                let merge = run
+                    .module_default_options
+                    .get(&module)
+                    .and_then(Option::as_ref)
+                    .and_then(|c| c.for_key(&lk.root_value))
+                    .and_then(|(v, _)| v.get("merge").cloned());
+                let strategy = Strategy::from_value(merge.as_ref())?;
+                run.with(
+                    || NodeKind::Scope(format!("Searching for \"{}\"", lk.key)),
+                    |run| run.provider_lookup(&pkey, lk, &strategy, true),
+                )
+            },
+        )
     }
 
     // ---- interpolation ----
@@ -861,7 +939,11 @@ impl<'h> Run<'h> {
         }
         match value {
             Value::String(s) if s.contains("%{") => self.interpolate_string(s, allow_methods, cfg),
-            Value::Array(a) => a.into_iter().map(|v| self.interpolate(v, allow_methods, cfg)).collect::<Result<_, _>>().map(Value::Array),
+            Value::Array(a) => a
+                .into_iter()
+                .map(|v| self.interpolate(v, allow_methods, cfg))
+                .collect::<Result<_, _>>()
+                .map(Value::Array),
             Value::Hash(h) => {
                 let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
                 for (k, v) in h {
@@ -877,53 +959,77 @@ impl<'h> Run<'h> {
 
     fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
         let fail = |m: String| Error::issue(m, cfg, None);
-        self.with(|| NodeKind::Interpolate(subject.clone()), |run| {
-            let mut out = String::new();
-            let mut tokens = Vec::new();
-            for piece in pieces(&subject) {
-                let (whole, expr) = match piece {
-                    Piece::Text(t) => {
-                        out.push_str(t);
+        self.with(
+            || NodeKind::Interpolate(subject.clone()),
+            |run| {
+                let mut out = String::new();
+                let mut tokens = Vec::new();
+                for piece in pieces(&subject) {
+                    let (whole, expr) = match piece {
+                        Piece::Text(t) => {
+                            out.push_str(t);
+                            continue;
+                        }
+                        Piece::Token { whole, expr } => (whole, expr),
+                    };
+                    if is_empty_expression(expr) {
+                        tokens.push(Token {
+                            text: whole.into(),
+                            expression: expr.into(),
+                            method: "scope".into(),
+                            result: String::new(),
+                            undefined: false,
+                        });
                         continue;
                     }
-                    Piece::Token { whole, expr } => (whole, expr),
-                };
-                if is_empty_expression(expr) {
-                    tokens.push(Token { text: whole.into(), expression: expr.into(), method: "scope".into(), result: String::new(), undefined: false });
-                    continue;
-                }
-                let (method, data) = match method_call(expr) {
-                    Some(_) if !allow_methods => {
-                        return Err(fail("Interpolation using method syntax is not allowed in this context".into()))
+                    let (method, data) = match method_call(expr) {
+                        Some(_) if !allow_methods => {
+                            return Err(fail("Interpolation using method syntax is not allowed in this context".into()))
+                        }
+                        Some(call) => call,
+                        None => ("scope", expr),
+                    };
+                    if method == "alias" && subject != whole {
+                        return Err(fail(
+                            "'alias' interpolation is only permitted if the expression is equal to the entire string"
+                                .into(),
+                        ));
                     }
-                    Some(call) => call,
-                    None => ("scope", expr),
-                };
-                if method == "alias" && subject != whole {
-                    return Err(fail("'alias' interpolation is only permitted if the expression is equal to the entire string".into()));
+                    let value = match method {
+                        "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
+                        "scope" => run.scope_lookup(data, &subject)?,
+                        "literal" => Value::from(data),
+                        other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
+                    };
+                    // An unknown variable, or a missing part of one, is nil: an empty string.
+                    let undefined = method == "scope" && matches!(value, Value::Undef);
+                    if method == "alias" {
+                        let token = Token {
+                            text: whole.into(),
+                            expression: expr.into(),
+                            method: method.into(),
+                            result: value.to_ruby_s(),
+                            undefined,
+                        };
+                        run.record_tokens(vec![token]);
+                        return Ok(value);
+                    }
+                    let guard = if method == "scope" { format!("scope:{data}") } else { data.to_string() };
+                    let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
+                    let result = value.to_ruby_s();
+                    out.push_str(&result);
+                    tokens.push(Token {
+                        text: whole.into(),
+                        expression: expr.into(),
+                        method: method.into(),
+                        result,
+                        undefined,
+                    });
                 }
-                let value = match method {
-                    "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
-                    "scope" => run.scope_lookup(data, &subject)?,
-                    "literal" => Value::from(data),
-                    other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
-                };
-                // An unknown variable, or a missing part of one, is nil: an empty string.
-                let undefined = method == "scope" && matches!(value, Value::Undef);
-                if method == "alias" {
-                    let token = Token { text: whole.into(), expression: expr.into(), method: method.into(), result: value.to_ruby_s(), undefined };
-                    run.record_tokens(vec![token]);
-                    return Ok(value);
-                }
-                let guard = if method == "scope" { format!("scope:{data}") } else { data.to_string() };
-                let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
-                let result = value.to_ruby_s();
-                out.push_str(&result);
-                tokens.push(Token { text: whole.into(), expression: expr.into(), method: method.into(), result, undefined });
-            }
-            run.record_tokens(tokens);
-            Ok(Value::String(out))
-        })
+                run.record_tokens(tokens);
+                Ok(Value::String(out))
+            },
+        )
     }
 
     /// Runs `f`, returning what `%{...}` tokens its interpolations met.
@@ -959,17 +1065,20 @@ impl<'h> Run<'h> {
     fn scope_lookup(&mut self, key: &str, subject: &str) -> Result<Value, Error> {
         let segments = split_key(key).ok_or_else(|| Error::lookup(format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_ruby_s();
-        let value = self.with(|| NodeKind::Scope("Global Scope".into()), |run| {
-            let v = run.variable(&root);
-            match v {
-                Some(v) => {
-                    run.found(&root, &v);
-                    Ok(v)
+        let value = self.with(
+            || NodeKind::Scope("Global Scope".into()),
+            |run| {
+                let v = run.variable(&root);
+                match v {
+                    Some(v) => {
+                        run.found(&root, &v);
+                        Ok(v)
+                    }
+                    None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
+                    None => Ok(Value::Undef),
                 }
-                None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
-                None => Ok(Value::Undef),
-            }
-        })?;
+            },
+        )?;
         if matches!(value, Value::Undef) || segments.len() == 1 {
             return Ok(value);
         }

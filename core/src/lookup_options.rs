@@ -4,8 +4,8 @@
 
 use crate::error::Error;
 use crate::value::{Hash, Value};
-use std::cell::RefCell;
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::RefCell;
 
 /// The options that apply to keys: by exact key, then by pattern.
 #[derive(Debug, Default)]
@@ -35,7 +35,9 @@ pub struct Pattern {
 
 impl Pattern {
     fn is_match(&self, key: &str) -> bool {
-        key.starts_with(&self.prefix) && self.required.iter().all(|r| key.contains(r.as_str())) && self.regex.is_match(key)
+        key.starts_with(&self.prefix)
+            && self.required.iter().all(|r| key.contains(r.as_str()))
+            && self.regex.is_match(key)
     }
 }
 
@@ -152,7 +154,10 @@ pub fn compile(pattern: &str) -> Result<regex_lite::Regex, Error> {
         return Err(Error::runtime(format!("{problem}: /{pattern}/")));
     }
     regex_lite::Regex::new(&ruby_regex_to_rust(pattern)).map_err(|e| {
-        Error::runtime(format!("lookup_options pattern /{pattern}/ cannot be used: {}", e.to_string().lines().last().unwrap_or("invalid regexp")))
+        Error::runtime(format!(
+            "lookup_options pattern /{pattern}/ cannot be used: {}",
+            e.to_string().lines().last().unwrap_or("invalid regexp")
+        ))
     })
 }
 
@@ -225,7 +230,10 @@ mod tests {
 
     #[test]
     fn literal_prefilter_is_sound() {
-        assert_eq!(required_literals("^profile::.*_settings$"), ("profile::".into(), vec!["profile::".into(), "_settings".into()]));
+        assert_eq!(
+            required_literals("^profile::.*_settings$"),
+            ("profile::".into(), vec!["profile::".into(), "_settings".into()])
+        );
         assert_eq!(required_literals("^ab*c"), ("a".into(), vec![]));
         assert_eq!(required_literals("^(a|b)::x"), (String::new(), vec![]));
         assert_eq!(

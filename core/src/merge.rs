@@ -80,7 +80,9 @@ impl Strategy {
             }
             let ok = match key.as_str() {
                 "knockout_prefix" => matches!(v, Value::String(_) | Value::Undef),
-                "merge_debug" | "merge_hash_arrays" | "sort_merged_arrays" => matches!(v, Value::Bool(_) | Value::Undef),
+                "merge_debug" | "merge_hash_arrays" | "sort_merged_arrays" => {
+                    matches!(v, Value::Bool(_) | Value::Undef)
+                }
                 _ => true,
             };
             if !ok {
@@ -237,7 +239,8 @@ fn flatten_or_wrap(v: Value) -> Vec<Value> {
 
 /// Ruby's `uniq` (and `|`): first occurrences, in order.
 fn uniq(a: Vec<Value>) -> Vec<Value> {
-    let mut seen: indexmap::IndexSet<Value, rustc_hash::FxBuildHasher> = indexmap::IndexSet::with_capacity_and_hasher(a.len(), Default::default());
+    let mut seen: indexmap::IndexSet<Value, rustc_hash::FxBuildHasher> =
+        indexmap::IndexSet::with_capacity_and_hasher(a.len(), Default::default());
     for v in a {
         seen.insert(v);
     }
@@ -386,7 +389,9 @@ fn overwrite_unmergeables(source: Value, ko: Option<&Knockout>) -> Value {
                 Value::String(String::new())
             }
         }
-        Value::Array(a) => Value::Array(a.into_iter().filter(|v| !matches!(v, Value::String(s) if ko.matches(s))).collect()),
+        Value::Array(a) => {
+            Value::Array(a.into_iter().filter(|v| !matches!(v, Value::String(s) if ko.matches(s))).collect())
+        }
         v => v,
     }
 }

@@ -178,7 +178,13 @@ impl Playground {
             .filter(|(p, _)| p == from || (from.ends_with('/') && p.starts_with(from)))
             .map(|(p, t)| (format!("{to}{}", &p[from.len()..]), t.clone()))
             .collect();
-        let gone: Vec<String> = self.doc.files.iter().map(|(p, _)| p.clone()).filter(|p| p == from || (from.ends_with('/') && p.starts_with(from))).collect();
+        let gone: Vec<String> = self
+            .doc
+            .files
+            .iter()
+            .map(|(p, _)| p.clone())
+            .filter(|p| p == from || (from.ends_with('/') && p.starts_with(from)))
+            .collect();
         for p in gone {
             self.remove_file(&p);
         }
@@ -227,7 +233,9 @@ impl Playground {
                 Ok(r) => Outcome::Found(r),
                 Err(message) => Outcome::Failed { message, not_found: false, place: None },
             },
-            Err(e) => Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message },
+            Err(e) => {
+                Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message }
+            }
         };
         Evaluation { outcome, explanation: answer.explanation, steps, options, warnings, unexplained }
     }
@@ -244,7 +252,8 @@ impl Playground {
             return Vec::new();
         }
         let abs = self.absolute(path);
-        let problem = |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.message };
+        let problem =
+            |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.message };
         if abs.ends_with("/hiera.yaml") {
             let layer = if abs.contains("/modules/") {
                 Layer::Module

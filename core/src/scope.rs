@@ -38,7 +38,9 @@ impl Scope {
             Some((h, d)) => (h.to_string(), d.to_string()),
             None => (node.name.clone(), String::new()),
         };
-        for (k, v) in [("clientcert", node.name.clone()), ("fqdn", node.name.clone()), ("hostname", host), ("domain", domain)] {
+        for (k, v) in
+            [("clientcert", node.name.clone()), ("fqdn", node.name.clone()), ("hostname", host), ("domain", domain)]
+        {
             facts.entry(Value::from(k)).or_insert(Value::String(v));
         }
         let certname = facts.get(&Value::from("clientcert")).map(Value::to_ruby_s).unwrap_or_default();

@@ -46,7 +46,10 @@ impl std::fmt::Display for ShareError {
 pub fn encode(shared: &Shared) -> String {
     let mut text = shared.document.to_yaml();
     if let Some(open) = &shared.open {
-        text.push_str(&format!("open: {}\n", crate::yaml::to_yaml(&Value::String(open.clone())).trim_start_matches("--- ").trim_end()));
+        text.push_str(&format!(
+            "open: {}\n",
+            crate::yaml::to_yaml(&Value::String(open.clone())).trim_start_matches("--- ").trim_end()
+        ));
     }
     if let Some(i) = shared.selected {
         text.push_str(&format!("selected: {i}\n"));
@@ -59,7 +62,10 @@ pub fn encode(shared: &Shared) -> String {
 pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let fragment = fragment.trim().trim_start_matches('#');
     if fragment.len() > MAX_LINK {
-        return Err(ShareError(format!("This link is too long to be a playground link ({} characters).", fragment.len())));
+        return Err(ShareError(format!(
+            "This link is too long to be a playground link ({} characters).",
+            fragment.len()
+        )));
     }
     let Some((version, payload)) = fragment.split_once('.') else {
         return Err(ShareError("This is not a playground link: it has no version tag.".into()));
@@ -72,14 +78,17 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
             format!("This is not a playground link (unknown format \"{version}\").")
         }));
     }
-    let damaged = |why: &str| ShareError(format!("This link is incomplete or damaged ({why}). Was it cut off when it was copied?"));
+    let damaged = |why: &str| {
+        ShareError(format!("This link is incomplete or damaged ({why}). Was it cut off when it was copied?"))
+    };
     let packed = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|_| damaged("not base64url"))?;
-    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_EXPANDED).map_err(|e| match e.status {
-        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-            ShareError(format!("This link expands to more than {} MB; it is refused.", MAX_EXPANDED >> 20))
-        }
-        _ => damaged("it does not decompress"),
-    })?;
+    let bytes =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_EXPANDED).map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                ShareError(format!("This link expands to more than {} MB; it is refused.", MAX_EXPANDED >> 20))
+            }
+            _ => damaged("it does not decompress"),
+        })?;
     let text = String::from_utf8(bytes).map_err(|_| damaged("not UTF-8"))?;
     let document = Document::from_yaml(&text).map_err(|e| damaged(&e.message))?;
     let top = crate::yaml::load(&text).ok().flatten().map(|(v, _)| v);

@@ -227,7 +227,8 @@ fn locate(value: &Value, spans: &Spans, path: &[Segment], leaf: &Value) -> Optio
         // merge flattens nested arrays.
         Value::Array(a) => a.iter().enumerate().find_map(|(i, e)| {
             let child = spans.children.get(i).cloned().unwrap_or(Spans { at: spans.at, children: Vec::new() });
-            locate(e, &child, rest, leaf).or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, &child, path, leaf)).flatten())
+            locate(e, &child, rest, leaf)
+                .or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, &child, path, leaf)).flatten())
         }),
         _ => None,
     }
@@ -332,16 +333,31 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
         for t in step.tokens.iter().filter(|t| t.undefined) {
             push(
                 "empty-path-segment",
-                format!("The path of \"{}\" became {}: {} is not defined, so it became an empty string.", step.level, step.path, t.text),
+                format!(
+                    "The path of \"{}\" became {}: {} is not defined, so it became an empty string.",
+                    step.level, step.path, t.text
+                ),
             );
         }
         let undefined = step.tokens.iter().any(|t| t.undefined);
-        if !undefined && step.tokens.iter().any(|t| t.result.is_empty()) && (step.path.contains("//") || step.path.contains("/.")) {
-            push("empty-path-segment", format!("The path of \"{}\" became {}, with an empty segment: a fact is missing?", step.level, step.path));
+        if !undefined
+            && step.tokens.iter().any(|t| t.result.is_empty())
+            && (step.path.contains("//") || step.path.contains("/."))
+        {
+            push(
+                "empty-path-segment",
+                format!(
+                    "The path of \"{}\" became {}, with an empty segment: a fact is missing?",
+                    step.level, step.path
+                ),
+            );
         }
         for i in &step.interpolations {
             for t in i.tokens.iter().filter(|t| t.undefined) {
-                push("undefined-variable", format!("{} in \"{}\" is not defined (a typo?): it became an empty string.", t.text, i.subject));
+                push(
+                    "undefined-variable",
+                    format!("{} in \"{}\" is not defined (a typo?): it became an empty string.", t.text, i.subject),
+                );
             }
         }
         if let Some(origin) = &step.origin {
@@ -356,7 +372,10 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
     if answer.options.is_none() {
         for p in &patterns {
             if near_miss(p, key) {
-                push("lookup-options-pattern", format!("The lookup_options pattern {p} looks meant for {key} but does not match it."));
+                push(
+                    "lookup-options-pattern",
+                    format!("The lookup_options pattern {p} looks meant for {key} but does not match it."),
+                );
             }
         }
     }
@@ -382,7 +401,9 @@ fn option_patterns(ex: &Explanation) -> Vec<String> {
 
 fn knockout_prefix(ex: &Explanation) -> Option<String> {
     ex.nodes().iter().find_map(|n| match &n.kind {
-        NodeKind::Merge { options: Some(Value::Hash(o)), .. } => o.get(&Value::from("knockout_prefix")).and_then(|p| p.as_str().map(str::to_string)),
+        NodeKind::Merge { options: Some(Value::Hash(o)), .. } => {
+            o.get(&Value::from("knockout_prefix")).and_then(|p| p.as_str().map(str::to_string))
+        }
         _ => None,
     })
 }
@@ -415,7 +436,8 @@ fn knockouts(steps: &[Step], prefix: &str, result: &Value, push: &mut dyn FnMut(
 fn near_miss(pattern: &str, key: &str) -> bool {
     let body = pattern.trim_start_matches('^');
     let literal: String = body.chars().take_while(|c| c.is_alphanumeric() || *c == ':' || *c == '_').collect();
-    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::lookup_options::ruby_regex_to_rust(pattern))).is_ok_and(|r| r.is_match(key));
+    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::lookup_options::ruby_regex_to_rust(pattern)))
+        .is_ok_and(|r| r.is_match(key));
     insensitive || (literal.len() >= 4 && literal.contains("::") && key.starts_with(&literal))
 }
 
@@ -460,7 +482,10 @@ mod tests {
         let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
         assert!(c.contains(&Change::Added(vec![Value::from("bob"), Value::from("shell")], Value::from("/bin/bash"))));
         assert!(c.contains(&Change::Kept(vec![Value::from("bob"), Value::from("uid")], Value::Integer(501))));
-        assert!(c.contains(&Change::Added(vec![Value::from("ash")], steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone())));
+        assert!(c.contains(&Change::Added(
+            vec![Value::from("ash")],
+            steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone()
+        )));
         let (_, steps) = answer("07-knockout-three-levels.yaml", 1);
         let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
         assert!(c.contains(&Change::Removed(vec![], Value::from("--telnet"))), "{c:?}");
@@ -498,7 +523,8 @@ mod tests {
         )
         .unwrap();
         let hiera = Hiera::new(doc.files(), doc.node());
-        let ask = |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
+        let ask =
+            |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
         let kinds = |a: &Answer| warnings(a, "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
         assert_eq!(kinds(&ask("app::motd")), ["empty-path-segment", "undefined-variable"]);
         assert!(kinds(&ask("app::mode")).contains(&"yaml-reading"));

@@ -144,7 +144,9 @@ impl Type {
             Type::Array => matches!(v, Value::Array(_)),
             Type::ArrayOf(t) => matches!(v, Value::Array(a) if a.iter().all(|e| t.is_instance(e))),
             Type::Hash => matches!(v, Value::Hash(_)),
-            Type::HashOf(kt, vt) => matches!(v, Value::Hash(h) if h.iter().all(|(k, e)| kt.is_instance(k) && vt.is_instance(e))),
+            Type::HashOf(kt, vt) => {
+                matches!(v, Value::Hash(h) if h.iter().all(|(k, e)| kt.is_instance(k) && vt.is_instance(e)))
+            }
             Type::Sensitive => matches!(v, Value::Sensitive(_)),
             Type::Optional(t) => matches!(v, Value::Undef) || t.is_instance(v),
             Type::Variant(ts) => ts.iter().any(|t| t.is_instance(v)),
@@ -198,7 +200,9 @@ impl TypeParser<'_> {
     fn name(&mut self) -> Result<String, String> {
         self.ws();
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_' || self.s[self.i] == b':') {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_' || self.s[self.i] == b':')
+        {
             self.i += 1;
         }
         if start == self.i {
@@ -255,7 +259,8 @@ impl TypeParser<'_> {
     fn ty(&mut self) -> Result<Type, String> {
         let name = self.name()?;
         let params = self.params()?;
-        let types: Vec<Type> = params.iter().filter_map(|p| if let Param::Type(t) = p { Some(t.clone()) } else { None }).collect();
+        let types: Vec<Type> =
+            params.iter().filter_map(|p| if let Param::Type(t) = p { Some(t.clone()) } else { None }).collect();
         Ok(match name.as_str() {
             "Any" => Type::Any,
             "Undef" => Type::Undef,
@@ -278,7 +283,8 @@ impl TypeParser<'_> {
             "Optional" => Type::Optional(Box::new(types.first().cloned().unwrap_or(Type::Any))),
             "Variant" => Type::Variant(types),
             "Enum" => {
-                let mut vs: Vec<String> = params.iter().filter_map(|p| if let Param::Str(s) = p { Some(s.clone()) } else { None }).collect();
+                let mut vs: Vec<String> =
+                    params.iter().filter_map(|p| if let Param::Str(s) = p { Some(s.clone()) } else { None }).collect();
                 vs.sort();
                 vs.dedup();
                 Type::Enum(vs)
@@ -301,7 +307,11 @@ pub fn assert(subject: &str, type_text: &str, v: &Value) -> Result<(), crate::Er
     if t.is_instance(v) {
         return Ok(());
     }
-    Err(crate::Error::puppet(format!("{subject} has wrong type, expects {} value, got {}", article(&t), generalized(v))))
+    Err(crate::Error::puppet(format!(
+        "{subject} has wrong type, expects {} value, got {}",
+        article(&t),
+        generalized(v)
+    )))
 }
 
 fn article(t: &Type) -> String {

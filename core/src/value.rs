@@ -241,9 +241,9 @@ impl Value {
             },
             J::String(s) => Value::String(s.clone()),
             J::Array(a) => Value::Array(a.iter().map(Value::from_json).collect()),
-            J::Object(o) => Value::Hash(
-                o.iter().map(|(k, v)| (Value::String(k.clone()), Value::from_json(v))).collect(),
-            ),
+            J::Object(o) => {
+                Value::Hash(o.iter().map(|(k, v)| (Value::String(k.clone()), Value::from_json(v))).collect())
+            }
         }
     }
 }
@@ -332,7 +332,11 @@ mod tests {
         assert!(!identical_hashes(&a, &hash("b: {c: 1, d: [1, {e: 1, f: 2}]}\na: 1\n")));
         assert!(!identical_hashes(&a, &hash("a: 1\nb: {c: 1, d: [1, {f: 2, e: 1}]}\n")));
         assert!(!identical_hashes(&a, &hash("a: 1.0\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n")));
-        assert_eq!(Value::Hash(a.clone()), Value::Hash(hash("b: {c: 1, d: [1, {f: 2, e: 1}]}\na: 1\n")), "== ignores order");
+        assert_eq!(
+            Value::Hash(a.clone()),
+            Value::Hash(hash("b: {c: 1, d: [1, {f: 2, e: 1}]}\na: 1\n")),
+            "== ignores order"
+        );
     }
 
     #[test]

@@ -149,7 +149,11 @@ impl Loader<'_> {
         if e.message.starts_with("found character that cannot start any token") {
             return e;
         }
-        let what = if bracket == '[' { "',' or ']' while parsing a flow sequence" } else { "',' or '}' while parsing a flow mapping" };
+        let what = if bracket == '[' {
+            "',' or ']' while parsing a flow sequence"
+        } else {
+            "',' or '}' while parsing a flow mapping"
+        };
         YamlError {
             message: format!("did not find expected {what} at line {} column {}", at.line, at.column),
             at: Some(at),
@@ -221,9 +225,7 @@ impl Loader<'_> {
                 self.close();
                 (Value::Hash(hash), Spans { at, children }, anchor)
             }
-            _ => {
-                return Err(YamlError { message: "unexpected event".into(), at: Some(at), disallowed_class: false })
-            }
+            _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), disallowed_class: false }),
         };
         if anchor > 0 {
             self.anchors.insert(anchor, (value.clone(), spans.clone()));
@@ -331,7 +333,11 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
         "tag:yaml.org,2002:float" | "!float" => match tokenize(text.clone(), at)? {
             Value::Integer(i) => Ok(Value::Float(i as f64)),
             f @ Value::Float(_) => Ok(f),
-            _ => Err(YamlError { message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)), at: Some(at), disallowed_class: false }),
+            _ => Err(YamlError {
+                message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)),
+                at: Some(at),
+                disallowed_class: false,
+            }),
         },
         t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text)),
         t if t.starts_with("!ruby/") => Err(disallowed(t.trim_start_matches("!ruby/object:"), at)),
@@ -347,15 +353,20 @@ fn surprising(text: &str, value: &Value) -> Option<String> {
         Value::Bool(b) if !matches!(text.to_ascii_lowercase().as_str(), "true" | "false") => {
             Some(format!("`{text}` is read as the boolean {b} (YAML 1.1); quote it for the string"))
         }
-        Value::Integer(i) if text.contains(':') => Some(format!("`{text}` is read as the number {i} (base 60); quote it for the string")),
+        Value::Integer(i) if text.contains(':') => {
+            Some(format!("`{text}` is read as the number {i} (base 60); quote it for the string"))
+        }
         Value::Integer(i) if digits.len() > 1 && digits.starts_with('0') && digits.as_bytes()[1].is_ascii_digit() => {
             Some(format!("`{text}` is read as the octal number {i}; quote it for the string"))
         }
         Value::Integer(i) if text.contains([',', '_']) => Some(format!("`{text}` is read as the number {i}")),
-        Value::Float(f) if text.contains(':') => Some(format!("`{text}` is read as the number {} (base 60)", crate::value::ruby_float(*f))),
-        Value::String(_) if looks_like_exponent_number(text) => {
-            Some(format!("`{text}` is a string, not a number: YAML 1.1 needs a dot (`{}`)", text.replacen(['e', 'E'], ".0e", 1)))
+        Value::Float(f) if text.contains(':') => {
+            Some(format!("`{text}` is read as the number {} (base 60)", crate::value::ruby_float(*f)))
         }
+        Value::String(_) if looks_like_exponent_number(text) => Some(format!(
+            "`{text}` is a string, not a number: YAML 1.1 needs a dot (`{}`)",
+            text.replacen(['e', 'E'], ".0e", 1)
+        )),
         _ => None,
     }
 }
@@ -365,7 +376,10 @@ fn looks_like_exponent_number(text: &str) -> bool {
     let t = text.trim_start_matches(['-', '+']);
     let Some((mantissa, exp)) = t.split_once(['e', 'E']) else { return false };
     let exp = exp.trim_start_matches(['-', '+']);
-    !mantissa.is_empty() && mantissa.bytes().all(|b| b.is_ascii_digit()) && !exp.is_empty() && exp.bytes().all(|b| b.is_ascii_digit())
+    !mantissa.is_empty()
+        && mantissa.bytes().all(|b| b.is_ascii_digit())
+        && !exp.is_empty()
+        && exp.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn disallowed(class: &str, at: Position) -> YamlError {
@@ -491,13 +505,17 @@ fn is_time(s: &str) -> bool {
 /// would build (and safe_load refuses) when it is a valid calendar date.
 fn is_date(s: &str) -> bool {
     let parts: Vec<&str> = s.split('-').collect();
-    if parts.len() != 3 || parts[0].len() != 4 || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+    if parts.len() != 3
+        || parts[0].len() != 4
+        || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    {
         return false;
     }
     if parts[1].len() > 2 || parts[2].len() > 2 {
         return false;
     }
-    let (y, m, d): (i32, u32, u32) = (parts[0].parse().unwrap_or(0), parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(0));
+    let (y, m, d): (i32, u32, u32) =
+        (parts[0].parse().unwrap_or(0), parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(0));
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return false;
     }
@@ -519,11 +537,14 @@ fn sexagesimal(s: &str) -> Option<Value> {
         return None;
     }
     let head = parts[0];
-    if head.is_empty() || !head.as_bytes()[0].is_ascii_digit() || !head.bytes().all(|c| c.is_ascii_digit() || c == b'_') {
+    if head.is_empty() || !head.as_bytes()[0].is_ascii_digit() || !head.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+    {
         return None;
     }
     for p in &parts[1..] {
-        let ok = matches!(p.len(), 1 | 2) && p.bytes().all(|c| c.is_ascii_digit()) && (p.len() == 1 || p.as_bytes()[0] <= b'5');
+        let ok = matches!(p.len(), 1 | 2)
+            && p.bytes().all(|c| c.is_ascii_digit())
+            && (p.len() == 1 || p.as_bytes()[0] <= b'5');
         if !ok {
             return None;
         }
@@ -795,7 +816,13 @@ fn scalar_text(v: &Value, indent: usize) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
         Value::Float(f) if f.is_nan() => ".nan".into(),
-        Value::Float(f) if f.is_infinite() => if *f > 0.0 { ".inf".into() } else { "-.inf".into() },
+        Value::Float(f) if f.is_infinite() => {
+            if *f > 0.0 {
+                ".inf".into()
+            } else {
+                "-.inf".into()
+            }
+        }
         Value::Float(f) => crate::value::ruby_float(*f),
         Value::String(s) => string_text(s, indent),
         Value::Symbol(s) => format!(":{s}"),
@@ -816,7 +843,8 @@ fn string_text(s: &str, indent: usize) -> String {
             _ => "+",
         };
         let pad = " ".repeat(indent + 2);
-        let mut lines: Vec<String> = body.split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
+        let mut lines: Vec<String> =
+            body.split('\n').map(|l| if l.is_empty() { String::new() } else { format!("{pad}{l}") }).collect();
         if trailing > 1 {
             lines.extend(std::iter::repeat_n(String::new(), trailing - 1));
         }
@@ -827,7 +855,9 @@ fn string_text(s: &str, indent: usize) -> String {
     let plain_ok = !s.is_empty()
         && s.trim() == s
         && matches!(tokenize(s.to_string(), Position::default()), Ok(Value::String(ref t)) if t == s)
-        && !s.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '<', '='])
+        && !s.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '<', '=',
+        ])
         && !s.contains(": ")
         && !s.contains(" #")
         && !s.ends_with(':')

@@ -28,7 +28,8 @@ fn every_case_matches_puppet() {
     let mut fixed = Vec::new();
     for path in &paths {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc =
+            Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let loose = doc.check(false);
         let strict = doc.check(true);
         for (i, (l, s)) in loose.iter().zip(&strict).enumerate() {
@@ -62,7 +63,12 @@ fn documents_survive_saving_and_reopening() {
         assert_eq!(reopened.files, doc.files, "{}", path.display());
         assert_eq!(reopened.facts, doc.facts, "{}", path.display());
         assert_eq!((reopened.node.clone(), reopened.environment.clone()), (doc.node.clone(), doc.environment.clone()));
-        let inputs = |d: &Document| d.lookups.iter().map(|l| (l.keys.clone(), l.merge.clone(), l.default.clone(), l.value_type.clone())).collect::<Vec<_>>();
+        let inputs = |d: &Document| {
+            d.lookups
+                .iter()
+                .map(|l| (l.keys.clone(), l.merge.clone(), l.default.clone(), l.value_type.clone()))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(inputs(&reopened), inputs(&doc), "{}", path.display());
     }
 }

@@ -18,7 +18,10 @@ fn answers(p: &Playground) -> Vec<Evaluation> {
 
 fn assert_fresh(name: &str, step: &str, kept: &Playground) {
     let fresh = Playground::new(kept.document().clone());
-    assert!(answers(kept) == answers(&fresh), "{name}, after {step}: the kept playground answers differently from a fresh one");
+    assert!(
+        answers(kept) == answers(&fresh),
+        "{name}, after {step}: the kept playground answers differently from a fresh one"
+    );
 }
 
 #[test]
@@ -64,7 +67,8 @@ fn a_spliced_edit_reads_as_the_whole_file_does() {
                 }
             });
             // Whole indented lines copied or removed move the entries below.
-            let lines: Vec<(usize, &str)> = text.split_inclusive('\n').scan(0, |at, l| Some((std::mem::replace(at, *at + l.len()), l))).collect();
+            let lines: Vec<(usize, &str)> =
+                text.split_inclusive('\n').scan(0, |at, l| Some((std::mem::replace(at, *at + l.len()), l))).collect();
             let moved = lines.iter().filter(|(_, l)| l.starts_with(' ') && l.ends_with('\n')).flat_map(|&(at, l)| {
                 [format!("{}{l}{}", &text[..at], &text[at..]), format!("{}{}", &text[..at], &text[at + l.len()..])]
             });

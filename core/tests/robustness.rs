@@ -89,9 +89,15 @@ fn long_keys_and_huge_values_are_fine() {
 #[test]
 fn a_glob_that_matches_everything_stays_quick() {
     let mut files = hiera_core::fs::Files::new();
-    files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\nhierarchy:\n  - name: all\n    glob: \"**/*\"\n");
+    files.insert(
+        "/etc/puppetlabs/code/environments/production/hiera.yaml",
+        "version: 5\nhierarchy:\n  - name: all\n    glob: \"**/*\"\n",
+    );
     for i in 0..2000 {
-        files.insert(format!("/etc/puppetlabs/code/environments/production/data/d{}/f{i}.yaml", i % 40), format!("k{i}: {i}\n"));
+        files.insert(
+            format!("/etc/puppetlabs/code/environments/production/data/d{}/f{i}.yaml", i % 40),
+            format!("k{i}: {i}\n"),
+        );
     }
     let hiera = Hiera::new(files, hiera_core::Node::default());
     let started = std::time::Instant::now();

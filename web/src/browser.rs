@@ -36,13 +36,17 @@ pub fn forget(key: &str) {
 }
 
 fn message(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 /// Fetches a text file that ships with the page (a path relative to it).
 pub async fn fetch_text(path: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(path)).await.map_err(message)?.unchecked_into();
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str(path)).await.map_err(message)?.unchecked_into();
     if !response.ok() {
         return Err(format!("{path}: HTTP {}", response.status()));
     }
@@ -65,14 +69,20 @@ pub async fn read_bytes(file: web_sys::File) -> Result<Vec<u8>, String> {
 #[wasm_bindgen(module = "/js/files.js")]
 extern "C" {
     #[wasm_bindgen(js_name = droppedFiles)]
-    fn dropped_files_js(transfer: &web_sys::DataTransfer, keep: &Closure<dyn Fn(String) -> bool>, max_files: usize) -> js_sys::Promise;
+    fn dropped_files_js(
+        transfer: &web_sys::DataTransfer,
+        keep: &Closure<dyn Fn(String) -> bool>,
+        max_files: usize,
+    ) -> js_sys::Promise;
 }
 
 /// The files of a drop as `(path, file)`: a dropped file by its name, the
 /// files of a dropped folder that Hiera can use (see [`hiera_core::archive::wanted`])
 /// by their paths from its parent (`repo/data/a.yaml`). Must be called while
 /// the drop event is handled; the listing finishes later.
-pub fn dropped_files(transfer: &web_sys::DataTransfer) -> impl Future<Output = Result<Vec<(String, web_sys::File)>, String>> {
+pub fn dropped_files(
+    transfer: &web_sys::DataTransfer,
+) -> impl Future<Output = Result<Vec<(String, web_sys::File)>, String>> {
     let keep = Closure::<dyn Fn(String) -> bool>::new(|path: String| hiera_core::archive::wanted(&path));
     let listing = JsFuture::from(dropped_files_js(transfer, &keep, hiera_core::archive::MAX_FILES));
     async move {
@@ -141,7 +151,11 @@ pub fn confirm(question: &str) -> bool {
 /// Applies a colour theme (`light`, `dark`, or empty for the system's).
 pub fn apply_theme(theme: &str) {
     if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = if theme.is_empty() { root.remove_attribute("data-theme") } else { root.set_attribute("data-theme", theme) };
+        let _ = if theme.is_empty() {
+            root.remove_attribute("data-theme")
+        } else {
+            root.set_attribute("data-theme", theme)
+        };
     }
 }
 
@@ -168,7 +182,10 @@ pub fn query() -> Vec<(String, String)> {
         .split('&')
         .filter(|p| !p.is_empty())
         .map(|p| match p.split_once('=') {
-            Some((k, v)) => (k.to_string(), js_sys::decode_uri_component(v).ok().and_then(|v| v.as_string()).unwrap_or_else(|| v.to_string())),
+            Some((k, v)) => (
+                k.to_string(),
+                js_sys::decode_uri_component(v).ok().and_then(|v| v.as_string()).unwrap_or_else(|| v.to_string()),
+            ),
             None => (p.to_string(), String::new()),
         })
         .collect()

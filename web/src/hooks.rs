@@ -1,4 +1,4 @@
 //! Hooks shared by the components.
 
-pub mod use_latest;
 pub mod use_drop;
+pub mod use_latest;

@@ -57,14 +57,19 @@ fn saved_work() -> State {
     let Some(saved) = browser::load(browser::SAVED_DOCUMENT) else { return State::new(welcome()) };
     match Document::from_yaml(&saved) {
         Ok(mut doc) => match recovery::restore(&mut doc) {
-            Some(path) => State::with_notice(doc, &format!("The engine failed last time; your last edit of {path} is back.")),
+            Some(path) => {
+                State::with_notice(doc, &format!("The engine failed last time; your last edit of {path} is back."))
+            }
             None => State::new(doc),
         },
         Err(e) => {
             browser::save(browser::UNREADABLE_DOCUMENT, &saved);
             let mut state = State::new(welcome());
             state.notice = Some(Notice {
-                text: format!("Your saved work could not be read ({e}); it is kept in localStorage under {}.", browser::UNREADABLE_DOCUMENT),
+                text: format!(
+                    "Your saved work could not be read ({e}); it is kept in localStorage under {}.",
+                    browser::UNREADABLE_DOCUMENT
+                ),
                 error: true,
             });
             state
@@ -115,7 +120,11 @@ fn start() -> (State, View) {
 
 /// The address of a playground showing `state`.
 fn share_url(state: &State) -> String {
-    let fragment = share::encode(&share::Shared { document: state.document().clone(), open: state.open_file.clone(), selected: state.selected });
+    let fragment = share::encode(&share::Shared {
+        document: state.document().clone(),
+        open: state.open_file.clone(),
+        selected: state.selected,
+    });
     format!("{}#{fragment}", browser::page_url())
 }
 
@@ -131,14 +140,19 @@ fn parent_messages(on_load: impl Fn(wasm_bindgen::JsValue) + 'static) -> impl Dr
             }
         }
     }
-    let closure = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let from_parent = web_sys::window().and_then(|w| w.parent().ok().flatten()).zip(e.source()).is_some_and(|(p, s)| wasm_bindgen::JsValue::from(s) == wasm_bindgen::JsValue::from(p));
-        let data = e.data();
-        let is_load = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("hiera-playground:load");
-        if from_parent && is_load {
-            on_load(data);
-        }
-    });
+    let closure =
+        wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let from_parent = web_sys::window()
+                .and_then(|w| w.parent().ok().flatten())
+                .zip(e.source())
+                .is_some_and(|(p, s)| wasm_bindgen::JsValue::from(s) == wasm_bindgen::JsValue::from(p));
+            let data = e.data();
+            let is_load = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string()).as_deref()
+                == Some("hiera-playground:load");
+            if from_parent && is_load {
+                on_load(data);
+            }
+        });
     if let Some(w) = web_sys::window() {
         let _ = w.add_event_listener_with_callback("message", closure.as_ref().unchecked_ref());
     }
@@ -183,7 +197,14 @@ fn app() -> Html {
         use_effect_with((), move |_| {
             spawn_local(async move {
                 if let Ok(index) = browser::fetch_text("examples/index.txt").await {
-                    examples.set(index.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| AttrValue::from(l.to_string())).collect());
+                    examples.set(
+                        index
+                            .lines()
+                            .map(str::trim)
+                            .filter(|l| !l.is_empty())
+                            .map(|l| AttrValue::from(l.to_string()))
+                            .collect(),
+                    );
                 }
             });
         });
@@ -212,7 +233,9 @@ fn app() -> Html {
                 spawn_local(async move {
                     yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
                     let current = latest.borrow().clone();
-                    if current.revision == revision && !browser::save(browser::SAVED_DOCUMENT, &current.document().to_yaml()) {
+                    if current.revision == revision
+                        && !browser::save(browser::SAVED_DOCUMENT, &current.document().to_yaml())
+                    {
                         web_sys::console::warn_1(&"Could not autosave to localStorage".into());
                     }
                 });
@@ -229,7 +252,10 @@ fn app() -> Html {
                     let text = js_sys::Reflect::get(&data, &"document".into()).ok().and_then(|d| d.as_string());
                     match text.map(|t| Document::from_yaml(&t)) {
                         Some(Ok(doc)) => dispatch.dispatch(Action::Load(doc)),
-                        Some(Err(e)) => dispatch.dispatch(Action::Notify(Notice { text: format!("The embedded playground could not be read: {e}"), error: true })),
+                        Some(Err(e)) => dispatch.dispatch(Action::Notify(Notice {
+                            text: format!("The embedded playground could not be read: {e}"),
+                            error: true,
+                        })),
                         None => {}
                     }
                 })
@@ -262,7 +288,10 @@ fn app() -> Html {
         Callback::from(move |name: String| {
             let (dispatch, notify) = (dispatch.clone(), notify.clone());
             spawn_local(async move {
-                match browser::fetch_text(&format!("examples/{name}")).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string())) {
+                match browser::fetch_text(&format!("examples/{name}"))
+                    .await
+                    .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+                {
                     Ok(doc) => dispatch.emit(Action::Load(doc)),
                     Err(e) => notify(format!("Could not open the example {name}: {e}")),
                 }
@@ -294,7 +323,10 @@ fn app() -> Html {
                 return on_open.emit(files.remove(0).1);
             }
             // The files listed are only those Hiera reads: there may be none.
-            let what = files.first().and_then(|(p, _)| p.split_once('/')).map_or("what was dropped".into(), |(f, _)| format!("the folder {f}"));
+            let what = files
+                .first()
+                .and_then(|(p, _)| p.split_once('/'))
+                .map_or("what was dropped".into(), |(f, _)| format!("the folder {f}"));
             let (dispatch, notify) = (dispatch.clone(), notify.clone());
             spawn_local(async move {
                 match browser::read_folder(files).await.and_then(hiera_core::archive::import_files) {
@@ -379,7 +411,9 @@ fn app() -> Html {
     let keep_shared = {
         let (dispatch, view, state) = (dispatch.clone(), view.clone(), state.clone());
         Callback::from(move |_: MouseEvent| {
-            if browser::load(browser::SAVED_DOCUMENT).is_none() || browser::confirm("Replace your saved work with this playground?") {
+            if browser::load(browser::SAVED_DOCUMENT).is_none()
+                || browser::confirm("Replace your saved work with this playground?")
+            {
                 browser::clear_fragment();
                 browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml());
                 dispatch.emit(Action::Dismiss);
@@ -411,7 +445,8 @@ fn app() -> Html {
     let open_text = state.open_text();
 
     if let View::Embed { readonly, file, lookup } = &*view {
-        let shown: Vec<String> = paths.iter().filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p)).cloned().collect();
+        let shown: Vec<String> =
+            paths.iter().filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p)).cloned().collect();
         let open_link = share_url(&state);
         return html! {
             <div class="embed" data-testid="embed" data-revision={state.revision.to_string()}>

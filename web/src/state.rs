@@ -27,7 +27,8 @@ pub enum Format {
 
 impl Format {
     /// Every format, in menu order, with its label.
-    pub const ALL: [(Format, &'static str); 3] = [(Format::Yaml, "YAML"), (Format::Json, "JSON"), (Format::Puppet, "Puppet")];
+    pub const ALL: [(Format, &'static str); 3] =
+        [(Format::Yaml, "YAML"), (Format::Json, "JSON"), (Format::Puppet, "Puppet")];
 }
 
 /// A message shown above the page until dismissed.
@@ -140,7 +141,9 @@ impl State {
     /// The page showing `doc`.
     pub fn new(doc: Document) -> State {
         let mut state = State {
-            engine: Rc::new(RefCell::new(Playground::new(Document::from_yaml("files: {}").expect("an empty document reads")))),
+            engine: Rc::new(RefCell::new(Playground::new(
+                Document::from_yaml("files: {}").expect("an empty document reads"),
+            ))),
             revision: 0,
             open_file: None,
             selected: None,
@@ -213,7 +216,11 @@ impl State {
         for e in self.results.iter() {
             if let Outcome::Failed { message, place: Some(place), .. } = &e.outcome {
                 if &place.file == file {
-                    let marker = Marker { line: place.line.unwrap_or(1), column: place.column.unwrap_or(1), message: message.clone().into() };
+                    let marker = Marker {
+                        line: place.line.unwrap_or(1),
+                        column: place.column.unwrap_or(1),
+                        message: message.clone().into(),
+                    };
                     if !markers.contains(&marker) {
                         markers.push(marker);
                     }
@@ -297,8 +304,13 @@ impl Reducible for State {
                 }
             }
             Action::Delete(path) => {
-                let doomed: Vec<String> =
-                    s.document().files.iter().map(|(p, _)| p.clone()).filter(|p| p == &path || (path.ends_with('/') && p.starts_with(&path))).collect();
+                let doomed: Vec<String> = s
+                    .document()
+                    .files
+                    .iter()
+                    .map(|(p, _)| p.clone())
+                    .filter(|p| p == &path || (path.ends_with('/') && p.starts_with(&path)))
+                    .collect();
                 s.with_engine(|e| doomed.iter().for_each(|p| e.remove_file(p)));
                 if s.open_file.as_ref().is_some_and(|o| doomed.contains(o)) {
                     let first = s.document().files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));

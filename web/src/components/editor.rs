@@ -60,8 +60,7 @@ impl Marker {
             ("column", JsValue::from(self.column)),
             ("message", JsValue::from_str(&self.message)),
         ] {
-            js_sys::Reflect::set(&object, &key.into(), &value)
-                .expect("setting a plain object's field");
+            js_sys::Reflect::set(&object, &key.into(), &value).expect("setting a plain object's field");
         }
         object.into()
     }
@@ -116,14 +115,7 @@ pub fn editor(props: &EditorProps) -> Html {
         let code_mirror_in = code_mirror_in.setter();
         use_effect_with((), move |_| {
             let alive = Rc::new(Cell::new(true));
-            spawn_local(mount_when_loaded(
-                host,
-                mounted.clone(),
-                latest,
-                reported,
-                alive.clone(),
-                code_mirror_in,
-            ));
+            spawn_local(mount_when_loaded(host, mounted.clone(), latest, reported, alive.clone(), code_mirror_in));
             move || {
                 alive.set(false);
                 mounted.borrow_mut().take();
@@ -159,9 +151,8 @@ pub fn editor(props: &EditorProps) -> Html {
     }
 
     let fallback = (!*code_mirror_in).then(|| {
-        let oninput = props.onchange.reform(|event: InputEvent| {
-            event.target_unchecked_into::<HtmlTextAreaElement>().value()
-        });
+        let oninput =
+            props.onchange.reform(|event: InputEvent| event.target_unchecked_into::<HtmlTextAreaElement>().value());
         html! {
             <textarea class="fallback" spellcheck="false" aria-label="File text"
                 value={props.text.clone()} {oninput} readonly={props.readonly} />
@@ -188,10 +179,7 @@ async fn mount_when_loaded(
     let module = match load_code_mirror().await {
         Ok(module) => module.unchecked_into::<CodeMirror>(),
         Err(error) => {
-            web_sys::console::warn_2(
-                &"CodeMirror did not load; keeping the plain editor:".into(),
-                &error,
-            );
+            web_sys::console::warn_2(&"CodeMirror did not load; keeping the plain editor:".into(), &error);
             return;
         }
     };
@@ -214,10 +202,7 @@ async fn mount_when_loaded(
     if let Some(line) = props.reveal {
         view.reveal_line(line);
     }
-    *mounted.borrow_mut() = Some(Mounted {
-        view,
-        _on_change: on_change,
-    });
+    *mounted.borrow_mut() = Some(Mounted { view, _on_change: on_change });
     code_mirror_in.set(true);
 }
 
@@ -257,9 +242,7 @@ mod tests {
         textarea.set_value("version: 6\n");
         let init = EventInit::new();
         init.set_bubbles(true);
-        textarea
-            .dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-            .unwrap();
+        textarea.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
         assert_eq!(*edits.borrow(), ["version: 6\n"]);
     }
 }

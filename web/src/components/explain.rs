@@ -82,10 +82,16 @@ fn node_view(ex: &Explanation, id: NodeId, props: &ExplainProps) -> Html {
         NodeKind::MergeSource(s) => html! { { format!("Using merge options from \"{s}\" hash") } },
     };
     let outcome = match &node.event {
-        Some(Event::Found { key, value }) => html! { <div class="tree-line found">{ format!("Found key: \"{key}\" value: ") }<code>{ value_text(value) }</code></div> },
-        Some(Event::NotFound(key)) => html! { <div class="tree-line muted">{ format!("No such key: \"{key}\"") }</div> },
+        Some(Event::Found { key, value }) => {
+            html! { <div class="tree-line found">{ format!("Found key: \"{key}\" value: ") }<code>{ value_text(value) }</code></div> }
+        }
+        Some(Event::NotFound(key)) => {
+            html! { <div class="tree-line muted">{ format!("No such key: \"{key}\"") }</div> }
+        }
         Some(Event::LocationNotFound) => html! { <div class="tree-line muted">{ "Path not found" }</div> },
-        Some(Event::Result(v)) => html! { <div class="tree-line merged">{ "Merged result: " }<code>{ value_text(v) }</code></div> },
+        Some(Event::Result(v)) => {
+            html! { <div class="tree-line merged">{ "Merged result: " }<code>{ value_text(v) }</code></div> }
+        }
         None => html! {},
     };
     if node.branches.is_empty() {

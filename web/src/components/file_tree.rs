@@ -62,7 +62,10 @@ pub fn file_tree(props: &FileTreeProps) -> Html {
     let new_file = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(path) = browser::prompt("New file (a path such as data/nodes/web01.yaml, or /etc/puppetlabs/puppet/hiera.yaml):", "data/") {
+            if let Some(path) = browser::prompt(
+                "New file (a path such as data/nodes/web01.yaml, or /etc/puppetlabs/puppet/hiera.yaml):",
+                "data/",
+            ) {
                 let path = path.trim().to_string();
                 if !path.is_empty() && !path.ends_with('/') {
                     dispatch.emit(Action::CreateFile(path));

@@ -56,10 +56,14 @@ fn known_keys(props: &KnownKeysProps) -> Html {
 pub fn lookups(props: &LookupsProps) -> Html {
     let list = use_node_ref();
     let onkeydown = {
-        let (dispatch, list, count, selected) = (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected);
+        let (dispatch, list, count, selected) =
+            (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected);
         Callback::from(move |e: KeyboardEvent| {
             // Arrow keys move between rows, unless they are moving a cursor in a field.
-            let in_field = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+            let in_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlElement>().ok())
+                .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
             if in_field || count == 0 {
                 return;
             }
@@ -88,7 +92,6 @@ pub fn lookups(props: &LookupsProps) -> Html {
         </section>
     }
 }
-
 
 fn focus_row(list: &NodeRef, index: usize) {
     if let Some(row) = list
@@ -166,7 +169,9 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
     // row under them, and a removed row must not become the selection).
     let on_control = |target: Option<web_sys::EventTarget>| {
         target.and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| {
-            t.tag_name() == "BUTTON" || (t.tag_name() == "INPUT" && t.get_attribute("type").as_deref() == Some("checkbox")) || t.tag_name() == "LABEL"
+            t.tag_name() == "BUTTON"
+                || (t.tag_name() == "INPUT" && t.get_attribute("type").as_deref() == Some("checkbox"))
+                || t.tag_name() == "LABEL"
         })
     };
     let select = {
@@ -195,7 +200,11 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
     };
 
     let key_text = if l.key_is_list { l.keys.join(", ") } else { l.keys.first().cloned().unwrap_or_default() };
-    let default_text = l.default.as_ref().map(|d| hiera_core::yaml::to_yaml(d).trim_start_matches("--- ").trim_end().to_string()).unwrap_or_default();
+    let default_text = l
+        .default
+        .as_ref()
+        .map(|d| hiera_core::yaml::to_yaml(d).trim_start_matches("--- ").trim_end().to_string())
+        .unwrap_or_default();
     let result = props.results.get(i).map(|r| &**r);
     let (status, value_json, rendered, error) = match result.map(|r| &r.outcome) {
         Some(Outcome::Found(r)) => ("found", Some(r.json.clone()), r.rich.clone(), None),
@@ -255,7 +264,10 @@ fn result_view(result: Option<&Evaluation>, format: Format) -> Html {
 }
 
 fn pretty_json(compact: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(compact).ok().and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_else(|| compact.to_string())
+    serde_json::from_str::<serde_json::Value>(compact)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| compact.to_string())
 }
 
 fn set_keys(l: &mut CaseLookup, text: &str) {

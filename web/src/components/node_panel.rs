@@ -44,9 +44,14 @@ pub struct NodePanelProps {
 /// Node name, environment, facts.
 #[function_component(NodePanel)]
 pub fn node_panel(props: &NodePanelProps) -> Html {
-    let on_node = props.dispatch.reform(|e: InputEvent| Action::SetNode(e.target_unchecked_into::<HtmlInputElement>().value()));
-    let on_env = props.dispatch.reform(|e: InputEvent| Action::SetEnvironment(e.target_unchecked_into::<HtmlInputElement>().value()));
-    let on_facts = props.dispatch.reform(|e: InputEvent| Action::SetFacts(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    let on_node =
+        props.dispatch.reform(|e: InputEvent| Action::SetNode(e.target_unchecked_into::<HtmlInputElement>().value()));
+    let on_env = props
+        .dispatch
+        .reform(|e: InputEvent| Action::SetEnvironment(e.target_unchecked_into::<HtmlInputElement>().value()));
+    let on_facts = props
+        .dispatch
+        .reform(|e: InputEvent| Action::SetFacts(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     let on_preset = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {

@@ -34,7 +34,8 @@ pub struct ToolbarProps {
 /// A gallery file name as a title: `05-hash-vs-deep.yaml` → `Hash vs deep`.
 pub fn example_title(file: &str) -> String {
     let stem = file.trim_end_matches(".yaml");
-    let stem = stem.split_once('-').filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit())).map_or(stem, |(_, rest)| rest);
+    let stem =
+        stem.split_once('-').filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit())).map_or(stem, |(_, rest)| rest);
     let words = stem.replace('-', " ");
     let mut chars = words.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()

@@ -153,7 +153,8 @@ fn template_view(s: &Step) -> Html {
     for t in &s.tokens {
         if let Some(i) = rest.find(&t.text) {
             parts.push(html! { { &rest[..i] } });
-            let title = format!("{} → \"{}\"{}", t.expression, t.result, if t.undefined { " (not defined)" } else { "" });
+            let title =
+                format!("{} → \"{}\"{}", t.expression, t.result, if t.undefined { " (not defined)" } else { "" });
             parts.push(html! { <mark class={classes!("token", t.undefined.then_some("undefined"))} title={title}>
                 <span class="token-text">{ &t.text }</span><span class="token-result">{ if t.result.is_empty() { "∅".to_string() } else { t.result.clone() } }</span>
             </mark> });
