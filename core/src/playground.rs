@@ -104,6 +104,9 @@ impl Evaluation {
     }
 }
 
+/// A key the node resolves: its value (or why it has none) and where it came from.
+pub type ResolvedKey = (String, Result<Rendered, String>, Vec<Source>);
+
 /// Where a value was found: a hierarchy level and its data file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Source {
@@ -309,7 +312,7 @@ impl Playground {
     }
 
     /// Every key the node resolves, with its value and where it came from.
-    pub fn resolved_keys(&self) -> Vec<(String, Result<Rendered, String>, Vec<Source>)> {
+    pub fn resolved_keys(&self) -> Vec<ResolvedKey> {
         self.hiera
             .keys()
             .into_iter()

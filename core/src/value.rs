@@ -349,7 +349,7 @@ mod tests {
         assert_eq!(ruby_float(0.0001), "0.0001");
         assert_eq!(ruby_float(0.00001), "1.0e-05");
         assert_eq!(ruby_float(-2.5e-7), "-2.5e-07");
-        assert_eq!(ruby_float(3.14159), "3.14159");
+        assert_eq!(ruby_float(2.71875), "2.71875");
     }
 
     #[test]

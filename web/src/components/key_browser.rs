@@ -1,13 +1,13 @@
 //! Every key the node resolves: its value and the level it came from.
 
-use hiera_core::playground::{Rendered, Source};
+use hiera_core::playground::ResolvedKey;
 use yew::prelude::*;
 
 /// Props of [`KeyBrowser`].
 #[derive(Properties, PartialEq)]
 pub struct KeyBrowserProps {
     /// (key, value or error, sources) for every key.
-    pub keys: std::rc::Rc<Vec<(String, Result<Rendered, String>, Vec<Source>)>>,
+    pub keys: std::rc::Rc<Vec<ResolvedKey>>,
     /// Opens a file in the editor.
     pub open_file: Callback<String>,
 }
