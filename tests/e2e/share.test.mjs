@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ROOT, SCREENSHOTS, addLookup, attrWhen, eventually, filePaths, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
+import { ROOT, SCREENSHOTS, addLookup, attrWhen, editorText, eventually, filePaths, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -230,6 +230,27 @@ test("a control repository folder dropped onto the page opens its Hiera files", 
   await drop(page, [other]);
   await eventually(() => page.locator("[data-testid=notice]").textContent(), (t) => t?.includes("Could not open what was dropped: it holds no Hiera configuration or data files"));
   assert.equal(await row.getAttribute("data-value-json"), "8443");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a drop onto a shared playground does nothing, and does not leave the page", async () => {
+  const a = await openPage(env.browser, env.server.url);
+  await a.page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  const shown = await rowsWhen(a.page, (rs) => rs.length > 0 && rs[0].key !== "profile::web::port" && rs.every((r) => r.status));
+  const link = await shareLink(a.page);
+  await a.context.close();
+  const { page, context, errors } = await openPage(env.browser, link);
+  await rowsWhen(page, (rs) => rs.length === shown.length && rs[0].key === shown[0].key && rs.every((r) => r.status));
+  await page.locator("[data-testid=editor] .cm-editor").waitFor();
+  const text = await editorText(page);
+  // Onto the editor, which would insert a dropped file's text itself.
+  await drop(page, [`${ROOT}www/examples/01-first-found.yaml`]);
+  await page.waitForTimeout(500);
+  assert.equal(await editorText(page), text, "the file's text is not dropped into the editor");
+  assert.equal(page.url(), link, "still on the shared link");
+  assert.deepEqual((await rows(page)).map((r) => r.key), shown.map((r) => r.key), "the shared lookups are still shown");
+  assert.equal(await page.locator("[data-testid=drop-overlay]").count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
