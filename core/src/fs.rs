@@ -84,44 +84,49 @@ impl Files {
     /// gives them, less the directories: `*`, `?`, `[...]`, `{a,b}` and
     /// `**/`. Directories are read in sorted order; `{a,b}` alternatives keep
     /// their order, and `**` visits each entry's matches before its subdirectories.
-    pub fn glob(&self, pattern: &str) -> Vec<String> {
+    ///
+    /// A pattern whose `{a,b}` groups multiply out to more than
+    /// [`MAX_ALTERNATIVES`] patterns is refused: the work grows with their product.
+    pub fn glob(&self, pattern: &str) -> Result<Vec<String>, String> {
+        let too_many = || format!("The glob '{pattern}' has more than {MAX_ALTERNATIVES} alternatives");
         let mut out = Vec::new();
-        for alternative in expand_braces_across_segments(pattern) {
+        for alternative in expand(pattern, true).ok_or_else(too_many)? {
             let segments: Vec<&str> = alternative.split('/').filter(|s| !s.is_empty()).collect();
             if alternative.starts_with('/') {
-                self.glob_in("", &segments, &mut out);
+                self.glob_in("", &segments, &mut out).ok_or_else(too_many)?;
             }
         }
         out.retain(|p| self.is_file(p));
-        out
+        Ok(out)
     }
 
-    fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>) {
-        let Some((first, rest)) = segments.split_first() else { return };
+    /// `None` when a segment has too many alternatives.
+    fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>) -> Option<()> {
+        let Some((first, rest)) = segments.split_first() else { return Some(()) };
         let path_of = |name: &str| format!("{dir}/{name}");
         let listing = || self.list(if dir.is_empty() { "/" } else { dir });
         if *first == "**" {
-            let Some((next, after)) = rest.split_first() else { return };
-            let alternatives = expand_braces(next);
+            let Some((next, after)) = rest.split_first() else { return Some(()) };
+            let alternatives = expand_braces(next)?;
             for (name, is_dir) in listing() {
                 let visible = !name.starts_with('.');
                 if alternatives
                     .iter()
                     .any(|a| (visible || a.starts_with('.')) && fnmatch(a.as_bytes(), name.as_bytes()))
                 {
-                    self.descend(&path_of(&name), is_dir, after, out);
+                    self.descend(&path_of(&name), is_dir, after, out)?;
                 }
                 if is_dir && visible {
-                    self.glob_in(&path_of(&name), segments, out);
+                    self.glob_in(&path_of(&name), segments, out)?;
                 }
             }
-            return;
+            return Some(());
         }
-        for alternative in expand_braces(first) {
+        for alternative in expand_braces(first)? {
             if !has_magic(&alternative) {
                 let path = path_of(&alternative);
                 if self.exists(&path) {
-                    self.descend(&path, self.is_dir(&path), rest, out);
+                    self.descend(&path, self.is_dir(&path), rest, out)?;
                 }
                 continue;
             }
@@ -130,54 +135,73 @@ impl Files {
                     continue;
                 }
                 if fnmatch(alternative.as_bytes(), name.as_bytes()) {
-                    self.descend(&path_of(&name), is_dir, rest, out);
+                    self.descend(&path_of(&name), is_dir, rest, out)?;
                 }
             }
         }
+        Some(())
     }
 
-    fn descend(&self, path: &str, is_dir: bool, rest: &[&str], out: &mut Vec<String>) {
+    fn descend(&self, path: &str, is_dir: bool, rest: &[&str], out: &mut Vec<String>) -> Option<()> {
         if rest.is_empty() {
             out.push(path.to_string());
         } else if is_dir {
-            self.glob_in(path, rest, out);
+            self.glob_in(path, rest, out)?;
         }
+        Some(())
     }
 }
 
-/// Expands only the `{a,b}` groups that contain a `/`: those choose between
-/// whole paths, and Ruby globs each alternative in turn.
-fn expand_braces_across_segments(pattern: &str) -> Vec<String> {
-    let bytes = pattern.as_bytes();
+/// The most patterns a glob's `{a,b}` groups may multiply out to.
+pub const MAX_ALTERNATIVES: usize = 1_000;
+
+/// Expands `{a,b}` groups (nested too) in order, as Ruby's glob does; only
+/// those holding a `/` when `across_segments` (they choose between whole
+/// paths, and Ruby globs each alternative in turn). `None` past
+/// [`MAX_ALTERNATIVES`] patterns.
+fn expand(pattern: &str, across_segments: bool) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    expand_into(pattern, across_segments, &mut out)?;
+    Some(out)
+}
+
+fn expand_into(pattern: &str, across_segments: bool, out: &mut Vec<String>) -> Option<()> {
+    let Some((open, close)) = first_group(pattern, across_segments) else {
+        if out.len() == MAX_ALTERNATIVES {
+            return None;
+        }
+        out.push(pattern.to_string());
+        return Some(());
+    };
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    for alternative in split_alternatives(&pattern[open + 1..close]) {
+        expand_into(&format!("{head}{alternative}{tail}"), across_segments, out)?;
+    }
+    Some(())
+}
+
+/// The first complete top-level `{...}` group (holding a `/`, if asked).
+fn first_group(pattern: &str, with_slash: bool) -> Option<(usize, usize)> {
     let mut depth = 0;
-    let mut open = None;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut open = 0;
+    for (i, b) in pattern.bytes().enumerate() {
         match b {
             b'{' => {
                 if depth == 0 {
-                    open = Some(i);
+                    open = i;
                 }
                 depth += 1;
             }
             b'}' if depth > 0 => {
                 depth -= 1;
-                if depth == 0 {
-                    if let Some(o) = open {
-                        if pattern[o..=i].contains('/') {
-                            let head = &pattern[..o];
-                            let tail = &pattern[i + 1..];
-                            return split_alternatives(&pattern[o + 1..i])
-                                .into_iter()
-                                .flat_map(|alt| expand_braces_across_segments(&format!("{head}{alt}{tail}")))
-                                .collect();
-                        }
-                    }
+                if depth == 0 && (!with_slash || pattern[open..=i].contains('/')) {
+                    return Some((open, i));
                 }
             }
             _ => {}
         }
     }
-    vec![pattern.to_string()]
+    None
 }
 
 fn split_alternatives(inner: &str) -> Vec<&str> {
@@ -202,28 +226,10 @@ fn has_magic(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
-/// Expands `{a,b}` alternatives (nested too) in order, as Ruby's glob does.
-pub fn expand_braces(pattern: &str) -> Vec<String> {
-    let bytes = pattern.as_bytes();
-    let Some(open) = bytes.iter().position(|&b| b == b'{') else { return vec![pattern.to_string()] };
-    let mut depth = 0;
-    for (i, &b) in bytes.iter().enumerate().skip(open) {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    let (head, tail) = (&pattern[..open], &pattern[i + 1..]);
-                    return split_alternatives(&pattern[open + 1..i])
-                        .into_iter()
-                        .flat_map(|p| expand_braces(&format!("{head}{p}{tail}")))
-                        .collect();
-                }
-            }
-            _ => {}
-        }
-    }
-    vec![pattern.to_string()]
+/// Expands `{a,b}` alternatives (nested too) in order, as Ruby's glob does;
+/// `None` past [`MAX_ALTERNATIVES`] patterns.
+pub fn expand_braces(pattern: &str) -> Option<Vec<String>> {
+    expand(pattern, false)
 }
 
 /// Matches one path segment against a pattern segment (`*`, `?`, `[...]`, `\`).
@@ -360,16 +366,28 @@ mod tests {
     #[test]
     fn glob_sorts_within_alternatives() {
         let f = fs();
-        assert_eq!(f.glob("/d/*.yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
-        assert_eq!(f.glob("/d/{b,a}.yaml"), vec!["/d/b.yaml", "/d/a.yaml"]);
+        assert_eq!(f.glob("/d/*.yaml").unwrap(), vec!["/d/a.yaml", "/d/b.yaml"]);
+        assert_eq!(f.glob("/d/{b,a}.yaml").unwrap(), vec!["/d/b.yaml", "/d/a.yaml"]);
         assert_eq!(
-            f.glob("/d/**/*.yaml"),
+            f.glob("/d/**/*.yaml").unwrap(),
             vec!["/d/a.yaml", "/d/b.yaml", "/d/dir.yaml/inner.yaml", "/d/sub/c.yaml", "/d/sub/deep/e.yaml"]
         );
-        assert_eq!(f.glob("/d/**/{e,c}.yaml"), vec!["/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
-        assert_eq!(f.glob("/d/{sub/*,*}.yaml"), vec!["/d/sub/c.yaml", "/d/a.yaml", "/d/b.yaml"]);
-        assert_eq!(f.glob("/d/[ab].yaml"), vec!["/d/a.yaml", "/d/b.yaml"]);
-        assert_eq!(f.glob("/d/?.json"), vec!["/d/x.json"]);
+        assert_eq!(f.glob("/d/**/{e,c}.yaml").unwrap(), vec!["/d/sub/c.yaml", "/d/sub/deep/e.yaml"]);
+        assert_eq!(f.glob("/d/{sub/*,*}.yaml").unwrap(), vec!["/d/sub/c.yaml", "/d/a.yaml", "/d/b.yaml"]);
+        assert_eq!(f.glob("/d/[ab].yaml").unwrap(), vec!["/d/a.yaml", "/d/b.yaml"]);
+        assert_eq!(f.glob("/d/?.json").unwrap(), vec!["/d/x.json"]);
+    }
+
+    #[test]
+    fn a_glob_with_too_many_alternatives_ends_quickly_with_a_message() {
+        let f = fs();
+        // Found by fuzzing: ten groups multiply out to millions of patterns.
+        let bomb = "/d/{/,*,*,},}{*,*,,}{*/,*,,*,}{*,*/,,*,*,}{**{/,j,,,}{{/Aj,}{,,*,**,,,*,}{/,%,}{,,**,/,},%,}{,*,/,,}*}****}*}**e}\"*e{/,}{";
+        let started = std::time::Instant::now();
+        assert_eq!(f.glob(bomb).unwrap_err(), format!("The glob '{bomb}' has more than 1000 alternatives"));
+        assert!(started.elapsed().as_secs() < 2);
+        assert_eq!(expand_braces(&"{a,b}".repeat(9)).map(|v| v.len()), Some(512));
+        assert_eq!(expand_braces(&"{a,b}".repeat(10)), None);
     }
 
     #[test]

@@ -768,7 +768,7 @@ impl<'h> Run<'h> {
                     let (pattern, tokens) =
                         self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
                     let pattern = crate::fs::join(datadir, &pattern?.to_ruby_s());
-                    for path in self.hiera.files.glob(&pattern) {
+                    for path in self.hiera.files.glob(&pattern).map_err(Error::lookup)? {
                         out.push(Location::new(pattern.clone(), path, true, false, tokens.clone()));
                     }
                 }

@@ -105,3 +105,18 @@ fn a_glob_that_matches_everything_stays_quick() {
     assert_eq!(answer.result.unwrap().inspect(), "1999");
     assert!(started.elapsed().as_secs() < 10);
 }
+
+#[test]
+fn a_glob_with_too_many_alternatives_is_a_lookup_error() {
+    let mut files = hiera_core::fs::Files::new();
+    let glob = "{a,b}".repeat(12);
+    files.insert(
+        "/etc/puppetlabs/code/environments/production/hiera.yaml",
+        format!("version: 5\nhierarchy:\n  - name: many\n    glob: \"{glob}.yaml\"\n"),
+    );
+    files.insert("/etc/puppetlabs/code/environments/production/data/ab.yaml", "k: v\n");
+    let hiera = Hiera::new(files, hiera_core::Node::default());
+    let answer = hiera.lookup(&Request { keys: vec!["k".into()], ..Request::default() });
+    let message = answer.result.unwrap_err().message;
+    assert!(message.contains("has more than 1000 alternatives"), "{message}");
+}
