@@ -11,6 +11,8 @@ pub struct LookupKey {
     pub root: String,
     /// `root` as a hash key, made once for the many files it is looked up in.
     pub root_value: Value,
+    /// `root_value`'s hash in a [`crate::value::Hash`], computed once for the same reason.
+    pub root_hash: u64,
     /// The module the key belongs to (`ntp` for `ntp::servers`).
     pub module: Option<String>,
     /// Segments to dig with; integers index arrays.
@@ -24,7 +26,9 @@ impl LookupKey {
             split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
         let root = segments.remove(0).to_ruby_s();
         let module = root.find("::").map(|i| if i == 0 { root.clone() } else { root[..i].to_string() });
-        Ok(LookupKey { key: key.to_string(), root_value: Value::String(root.clone()), root, module, segments })
+        let root_value = Value::String(root.clone());
+        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, &root_value);
+        Ok(LookupKey { key: key.to_string(), root_value, root_hash, root, module, segments })
     }
 }
 

@@ -172,7 +172,7 @@ impl Hiera {
     /// `lookup_options` and resolved hierarchies between lookups. Nothing is
     /// explained.
     pub fn session(&self) -> Session<'_> {
-        Session { run: lookup::Run::new(self, false) }
+        Session { run: lookup::Run::plain(self) }
     }
 
     /// Every key in the data this node sees, in order of first appearance.

@@ -12,6 +12,7 @@ use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
 use crate::value::{Hash, Value};
 use crate::Hiera;
+use indexmap::map::RawEntryApiV1;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
@@ -164,6 +165,8 @@ pub(crate) struct Run<'h> {
     depth: usize,
     /// The `lookup_options` that applied to the requested key.
     applied: Option<AppliedOptions>,
+    /// Whether to note `applied`: a session's plain lookups do not report it.
+    keep_applied: bool,
 }
 
 /// The `lookup_options` that applied to a lookup.
@@ -195,7 +198,14 @@ impl<'h> Run<'h> {
             recorder: None,
             depth: 0,
             applied: None,
+            keep_applied: true,
         }
+    }
+
+    /// A run for many plain lookups (see [`Hiera::session`]): nothing is
+    /// explained, and which `lookup_options` applied is not noted.
+    pub(crate) fn plain(hiera: &'h Hiera) -> Run<'h> {
+        Run { keep_applied: false, ..Run::new(hiera, false) }
     }
 
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
@@ -294,19 +304,23 @@ impl<'h> Run<'h> {
     }
 
     fn adapter_lookup_key(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
-        let applied = self.lookup_options_for(lk)?;
-        if self.depth == 0 {
-            self.applied = applied.as_ref().map(|(options, matched)| AppliedOptions {
-                matched: matched.clone(),
+        let compiled = self.compiled_options(lk)?;
+        let applied = compiled.as_deref().and_then(|c| c.for_key(&lk.root_value));
+        let applied = applied.and_then(|(options, matched)| Some((options.as_hash()?, matched)));
+        // Options hashes hold a key or two: a scan costs less than making a key to hash.
+        let option =
+            |name: &str| applied.and_then(|(o, _)| o.iter().find(|(k, _)| k.as_str() == Some(name))).map(|(_, v)| v);
+        if self.depth == 0 && self.keep_applied {
+            self.applied = applied.map(|(options, matched)| AppliedOptions {
+                matched: matched.to_string(),
                 options: Value::Hash(options.clone()),
-                merge_overridden: merge.is_some() && options.contains_key(&Value::from("merge")),
+                merge_overridden: merge.is_some() && option("merge").is_some(),
             });
         }
-        let options = applied.map(|(o, _)| o);
         let merge = match merge {
             Some(m) => Some(m.clone()),
             None => {
-                let m = options.as_ref().and_then(|o| o.get(&Value::from("merge"))).cloned();
+                let m = option("merge").cloned();
                 if m.is_some() {
                     if let Some(ex) = self.ex.as_mut() {
                         ex.merge_source(LOOKUP_OPTIONS);
@@ -315,6 +329,7 @@ impl<'h> Run<'h> {
                 m
             }
         };
+        let convert_to = option("convert_to").cloned();
         let found = self.with(
             || NodeKind::Search { key: lk.key.clone(), meta: false },
             |run| {
@@ -327,7 +342,6 @@ impl<'h> Run<'h> {
                 }
             },
         )?;
-        let convert_to = options.as_ref().and_then(|o| o.get(&Value::from("convert_to"))).cloned();
         match (found, convert_to) {
             (Some((value, _)), Some(convert_to)) => {
                 let (converted, args) = crate::convert::convert(&lk.key, &convert_to, value)?;
@@ -522,7 +536,9 @@ impl<'h> Run<'h> {
         let root = lk.root.as_str();
         let file = self.data_hash(level, location)?;
         let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
-        let Some(value) = file.hash.get(&lk.root_value).filter(|_| in_namespace) else {
+        let index = file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| *k == lk.root_value);
+        let Some((index, (_, value))) = index.and_then(|i| Some((i, file.hash.get_index(i)?))).filter(|_| in_namespace)
+        else {
             self.not_found(root);
             return Ok(None);
         };
@@ -531,8 +547,7 @@ impl<'h> Run<'h> {
         let value = self.interpolate(value.clone(), true, None)?;
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
-            let spans =
-                file.hash.get_index_of(&lk.root_value).and_then(|i| file.spans.get(i)).cloned().unwrap_or_default();
+            let spans = file.spans.get(index).cloned().unwrap_or_default();
             let mut at = Vec::new();
             spans.positions(&mut at);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
@@ -542,6 +557,10 @@ impl<'h> Run<'h> {
     }
 
     fn data_hash(&mut self, level: &LevelProvider, location: Option<&Location>) -> Result<Rc<DataFile>, Error> {
+        // Read before: the checks below passed for this level and location then.
+        if let Some(read) = location.and_then(|l| l.data.get()) {
+            return read.clone();
+        }
         let Some((kind, function)) = &level.function else {
             return Err(Error::puppet(format!(
                 "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '{}'",
@@ -809,16 +828,14 @@ impl<'h> Run<'h> {
     // ---- lookup_options ----
 
     /// The `lookup_options` for a key, and the literal key or pattern that matched.
-    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<(Hash, String)>, Error> {
-        let module = lk.module.clone();
-        if !self.options.contains_key(&module) {
-            let compiled = self.retrieve_lookup_options(module.as_deref())?;
-            self.options.insert(module.clone(), compiled);
+    /// The `lookup_options` that apply in the key's module (or the environment's).
+    fn compiled_options(&mut self, lk: &LookupKey) -> Result<Option<Rc<Compiled>>, Error> {
+        if let Some(compiled) = self.options.get(&lk.module) {
+            return Ok(compiled.clone());
         }
-        let compiled = self.options.get(&module).and_then(Option::as_ref);
-        Ok(compiled
-            .and_then(|c| c.for_key(&lk.root_value))
-            .and_then(|(v, m)| Some((v.as_hash()?.clone(), m.to_string()))))
+        let compiled = self.retrieve_lookup_options(lk.module.as_deref())?;
+        self.options.insert(lk.module.clone(), compiled.clone());
+        Ok(compiled)
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
