@@ -72,3 +72,30 @@ fn documents_survive_saving_and_reopening() {
         assert_eq!(inputs(&reopened), inputs(&doc), "{}", path.display());
     }
 }
+
+#[test]
+fn a_session_answers_each_plain_lookup_as_a_fresh_run_does() {
+    use hiera_core::{Hiera, Request};
+    let mut compared = 0;
+    for path in common::case_paths() {
+        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let hiera = Hiera::new(doc.files(), doc.node());
+        let mut session = hiera.session();
+        // Twice: the second time from what the session kept.
+        for _ in 0..2 {
+            for key in doc.lookups.iter().flat_map(|l| l.keys.iter()) {
+                let fresh = hiera.lookup(&Request { keys: vec![key.clone()], ..Request::default() }).result;
+                let kept = session.lookup(key);
+                let name = path.display();
+                match (fresh, kept) {
+                    (Ok(v), Ok(Some(k))) => assert_eq!(v, k, "{name}: {key}"),
+                    (Err(e), Ok(None)) => assert!(e.message.contains("did not find a value"), "{name}: {key}: {e:?}"),
+                    (Err(e), Err(k)) => assert_eq!(e.message, k.message, "{name}: {key}"),
+                    (fresh, kept) => panic!("{name}: {key}: fresh {fresh:?}, session {kept:?}"),
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
