@@ -109,6 +109,35 @@ impl Resolved {
     }
 }
 
+/// Which locations of a hierarchy hold each key, for a session's plain
+/// lookups: a lookup then skips the files that cannot answer it, as it would
+/// find nothing there. Locations whose file could not be read are always
+/// visited, so that the error comes when the search reaches them.
+struct KeyIndex {
+    holding: HashMap<Value, Vec<u32>>,
+    unreadable: Vec<u32>,
+}
+
+/// The locations a lookup visits (see [`KeyIndex`]), ids in order.
+#[derive(Clone, Copy)]
+struct Visit<'a> {
+    holding: &'a [u32],
+    unreadable: &'a [u32],
+}
+
+impl Visit<'_> {
+    fn includes(&self, id: u32) -> bool {
+        self.holding.binary_search(&id).is_ok() || self.unreadable.binary_search(&id).is_ok()
+    }
+
+    /// Whether any id in `first..first + len` is visited.
+    fn any_in(&self, first: u32, len: usize) -> bool {
+        let end = first + len as u32;
+        let any = |ids: &[u32]| ids.get(ids.partition_point(|&i| i < first)).is_some_and(|&i| i < end);
+        any(self.holding) || any(self.unreadable)
+    }
+}
+
 /// A resolved data location of a hierarchy level.
 #[derive(Clone, Debug)]
 struct Location {
@@ -120,11 +149,13 @@ struct Location {
     tokens: Vec<Token>,
     /// The file as its backend read it, once read.
     data: std::cell::OnceCell<Result<Rc<DataFile>, Error>>,
+    /// Its place among all the locations of its hierarchy, in order.
+    id: u32,
 }
 
 impl Location {
     fn new(original: String, path: String, exists: bool, uri: bool, tokens: Vec<Token>) -> Location {
-        Location { original, path, exists, uri, tokens, data: std::cell::OnceCell::new() }
+        Location { original, path, exists, uri, tokens, data: std::cell::OnceCell::new(), id: 0 }
     }
 }
 
@@ -134,6 +165,8 @@ struct LevelProvider {
     name: String,
     function: Option<(FunctionKind, String)>,
     locations: Option<Vec<Location>>,
+    /// The id of its first location.
+    first: u32,
     config_path: Option<String>,
     module: Option<String>,
     options: Option<Hash>,
@@ -167,6 +200,8 @@ pub(crate) struct Run<'h> {
     applied: Option<AppliedOptions>,
     /// Whether to note `applied`: a session's plain lookups do not report it.
     keep_applied: bool,
+    /// A session's [`KeyIndex`] of each hierarchy searched (`None`: no index).
+    indexes: Option<HashMap<(ProviderKey, bool), Rc<KeyIndex>>>,
 }
 
 /// The `lookup_options` that applied to a lookup.
@@ -199,13 +234,15 @@ impl<'h> Run<'h> {
             depth: 0,
             applied: None,
             keep_applied: true,
+            indexes: None,
         }
     }
 
     /// A run for many plain lookups (see [`Hiera::session`]): nothing is
-    /// explained, and which `lookup_options` applied is not noted.
+    /// explained, which `lookup_options` applied is not noted, and each
+    /// hierarchy's keys are indexed the first time it is searched.
     pub(crate) fn plain(hiera: &'h Hiera) -> Run<'h> {
-        Run { keep_applied: false, ..Run::new(hiera, false) }
+        Run { keep_applied: false, indexes: Some(HashMap::default()), ..Run::new(hiera, false) }
     }
 
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
@@ -502,17 +539,65 @@ impl<'h> Run<'h> {
                     run.not_found(&lk.key);
                     return Ok(None);
                 }
-                run.merge_lookup(strategy, &levels, |run, level| run.level_lookup(level, lk, strategy))
+                let index = run.key_index(pkey, default_hierarchy, &levels);
+                let visit = index.as_deref().map(|i| Visit {
+                    holding: i.holding.get(&lk.root_value).map_or(&[], Vec::as_slice),
+                    unreadable: &i.unreadable,
+                });
+                run.merge_lookup(strategy, &levels, |run, level| run.level_lookup(level, lk, strategy, visit))
             })
         })
     }
 
-    /// `DataHashFunctionProvider#unchecked_key_lookup`.
-    fn level_lookup(&mut self, level: &LevelProvider, lk: &LookupKey, strategy: &Strategy) -> Found {
+    /// A session's index of a hierarchy's keys, made the first time it is searched.
+    fn key_index(
+        &mut self,
+        pkey: &ProviderKey,
+        default_hierarchy: bool,
+        levels: &[LevelProvider],
+    ) -> Option<Rc<KeyIndex>> {
+        if self.ex.is_some() {
+            return None;
+        }
+        let key = (pkey.clone(), default_hierarchy);
+        if let Some(index) = self.indexes.as_ref()?.get(&key) {
+            return Some(index.clone());
+        }
+        let mut index = KeyIndex { holding: HashMap::default(), unreadable: Vec::new() };
+        for level in levels {
+            for l in level.locations.iter().flatten().filter(|l| l.exists) {
+                match self.data_hash(level, Some(l)) {
+                    Ok(file) => file.hash.keys().for_each(|k| index.holding.entry(k.clone()).or_default().push(l.id)),
+                    Err(_) => index.unreadable.push(l.id),
+                }
+            }
+        }
+        let index = Rc::new(index);
+        self.indexes.as_mut()?.insert(key, index.clone());
+        Some(index)
+    }
+
+    /// `DataHashFunctionProvider#unchecked_key_lookup`; with `visit`, only
+    /// the locations it names are read (the others would give nothing).
+    fn level_lookup(
+        &mut self,
+        level: &LevelProvider,
+        lk: &LookupKey,
+        strategy: &Strategy,
+        visit: Option<Visit>,
+    ) -> Found {
+        if let (Some(v), Some(locations)) = (visit, &level.locations) {
+            if !v.any_in(level.first, locations.len()) {
+                return Ok(None);
+            }
+        }
         let kind = || NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
         self.with(kind, |run| match &level.locations {
             None => run.merge_lookup(strategy, &[()], |run, _| run.data_value(level, None, lk)),
             Some(locations) => run.merge_lookup(strategy, locations, |run, l| {
+                if visit.is_some_and(|v| !v.includes(l.id)) {
+                    return Ok(None);
+                }
                 let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
                 run.with(kind, |run| {
                     if let Some(ex) = run.ex.as_mut() {
@@ -732,9 +817,14 @@ impl<'h> Run<'h> {
             }
             let datadir = crate::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
             let datadir = self.interpolate(Value::String(datadir), false, cfg)?.to_ruby_s();
-            let locations = self.resolve_locations(level, &datadir, is_default, cfg)?;
+            let mut locations = self.resolve_locations(level, &datadir, is_default, cfg)?;
             if is_default && locations.as_ref().is_some_and(Vec::is_empty) {
                 continue;
+            }
+            let first =
+                out.last().map_or(0, |l: &LevelProvider| l.first + l.locations.as_ref().map_or(0, |l| l.len() as u32));
+            for (i, l) in locations.iter_mut().flatten().enumerate() {
+                l.id = first + i as u32;
             }
             let options = match &level.options {
                 Some(options) => self.interpolate(Value::Hash(options.clone()), false, cfg)?.as_hash().cloned(),
@@ -744,6 +834,7 @@ impl<'h> Run<'h> {
                 name: level.name.clone(),
                 function: level.function.clone(),
                 locations,
+                first,
                 config_path: config.path.clone(),
                 module: module.clone(),
                 options,
