@@ -86,14 +86,21 @@ impl Files {
     /// their order, and `**` visits each entry's matches before its subdirectories.
     ///
     /// A pattern whose `{a,b}` groups multiply out to more than
-    /// [`MAX_ALTERNATIVES`] patterns is refused: the work grows with their product.
+    /// [`MAX_ALTERNATIVES`] patterns, or that needs more than [`MAX_TRIES`]
+    /// names tried against its segments, is refused: the work grows with the
+    /// product of its groups and the tree's size.
     pub fn glob(&self, pattern: &str) -> Result<Vec<String>, String> {
-        let too_many = || format!("The glob '{pattern}' has more than {MAX_ALTERNATIVES} alternatives");
+        let too_many = || {
+            format!(
+                "The glob '{pattern}' has too many alternatives (more than {MAX_ALTERNATIVES} patterns or {MAX_TRIES} names to try)"
+            )
+        };
         let mut out = Vec::new();
+        let mut tries = MAX_TRIES;
         for alternative in expand(pattern, true).ok_or_else(too_many)? {
             let segments: Vec<&str> = alternative.split('/').filter(|s| !s.is_empty()).collect();
             if alternative.starts_with('/') {
-                self.glob_in("", &segments, &mut out).ok_or_else(too_many)?;
+                self.glob_in("", &segments, &mut out, &mut tries).ok_or_else(too_many)?;
             }
         }
         out.retain(|p| self.is_file(p));
@@ -101,7 +108,7 @@ impl Files {
     }
 
     /// `None` when a segment has too many alternatives.
-    fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>) -> Option<()> {
+    fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>, tries: &mut usize) -> Option<()> {
         let Some((first, rest)) = segments.split_first() else { return Some(()) };
         let path_of = |name: &str| format!("{dir}/{name}");
         let listing = || self.list(if dir.is_empty() { "/" } else { dir });
@@ -109,44 +116,47 @@ impl Files {
             let Some((next, after)) = rest.split_first() else { return Some(()) };
             let alternatives = expand_braces(next)?;
             for (name, is_dir) in listing() {
+                *tries = tries.checked_sub(alternatives.len().max(1))?;
                 let visible = !name.starts_with('.');
                 if alternatives
                     .iter()
                     .any(|a| (visible || a.starts_with('.')) && fnmatch(a.as_bytes(), name.as_bytes()))
                 {
-                    self.descend(&path_of(&name), is_dir, after, out)?;
+                    self.descend(&path_of(&name), is_dir, after, out, tries)?;
                 }
                 if is_dir && visible {
-                    self.glob_in(&path_of(&name), segments, out)?;
+                    self.glob_in(&path_of(&name), segments, out, tries)?;
                 }
             }
             return Some(());
         }
         for alternative in expand_braces(first)? {
+            *tries = tries.checked_sub(1)?;
             if !has_magic(&alternative) {
                 let path = path_of(&alternative);
                 if self.exists(&path) {
-                    self.descend(&path, self.is_dir(&path), rest, out)?;
+                    self.descend(&path, self.is_dir(&path), rest, out, tries)?;
                 }
                 continue;
             }
             for (name, is_dir) in listing() {
+                *tries = tries.checked_sub(1)?;
                 if name.starts_with('.') && !alternative.starts_with('.') {
                     continue;
                 }
                 if fnmatch(alternative.as_bytes(), name.as_bytes()) {
-                    self.descend(&path_of(&name), is_dir, rest, out)?;
+                    self.descend(&path_of(&name), is_dir, rest, out, tries)?;
                 }
             }
         }
         Some(())
     }
 
-    fn descend(&self, path: &str, is_dir: bool, rest: &[&str], out: &mut Vec<String>) -> Option<()> {
+    fn descend(&self, path: &str, is_dir: bool, rest: &[&str], out: &mut Vec<String>, tries: &mut usize) -> Option<()> {
         if rest.is_empty() {
             out.push(path.to_string());
         } else if is_dir {
-            self.glob_in(path, rest, out)?;
+            self.glob_in(path, rest, out, tries)?;
         }
         Some(())
     }
@@ -154,6 +164,11 @@ impl Files {
 
 /// The most patterns a glob's `{a,b}` groups may multiply out to.
 pub const MAX_ALTERNATIVES: usize = 1_000;
+
+/// The most names a glob may try against its segments, all alternatives
+/// together: a glob over the whole of a large repository tries a few
+/// thousand.
+pub const MAX_TRIES: usize = 200_000;
 
 /// Expands `{a,b}` groups (nested too) in order, as Ruby's glob does; only
 /// those holding a `/` when `across_segments` (they choose between whole
@@ -381,11 +396,18 @@ mod tests {
     #[test]
     fn a_glob_with_too_many_alternatives_ends_quickly_with_a_message() {
         let f = fs();
-        // Found by fuzzing: ten groups multiply out to millions of patterns.
-        let bomb = "/d/{/,*,*,},}{*,*,,}{*/,*,,*,}{*,*/,,*,*,}{**{/,j,,,}{{/Aj,}{,,*,**,,,*,}{/,%,}{,,**,/,},%,}{,*,/,,}*}****}*}**e}\"*e{/,}{";
-        let started = std::time::Instant::now();
-        assert_eq!(f.glob(bomb).unwrap_err(), format!("The glob '{bomb}' has more than 1000 alternatives"));
-        assert!(started.elapsed().as_secs() < 2);
+        // Found by fuzzing: brace groups that multiply out to millions of
+        // patterns, and (second) a thousand patterns each walking the tree.
+        let bombs = [
+            "/d/{/,*,*,},}{*,*,,}{*/,*,,*,}{*,*/,,*,*,}{**{/,j,,,}{{/Aj,}{,,*,**,,,*,}{/,%,}{,,**,/,},%,}{,*,/,,}*}****}*}**e}\"*e{/,}{",
+            "/d/*/{,*,*,}{*,*,*,*,*,*,,*,}{*,*1,}*{/,*,*,*,,*,}{*,*1,}*{/,**,*,}{*,*,}{*,*,*,}{*,*,*,*,*,*,,*,}{*,*1,}*{/,*,*,*,,*,}{*,*",
+        ];
+        for bomb in bombs {
+            let started = std::time::Instant::now();
+            let message = f.glob(bomb).unwrap_err();
+            assert!(message.starts_with(&format!("The glob '{bomb}' has too many alternatives")), "{message}");
+            assert!(started.elapsed().as_secs() < 2);
+        }
         assert_eq!(expand_braces(&"{a,b}".repeat(9)).map(|v| v.len()), Some(512));
         assert_eq!(expand_braces(&"{a,b}".repeat(10)), None);
     }
