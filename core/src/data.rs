@@ -15,6 +15,17 @@ pub struct DataFile {
     pub spans: Vec<Spans>,
     /// Scalars a reader may misread (YAML only).
     pub surprises: Vec<yaml::Surprise>,
+    /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
+    /// whether an edit changed them.
+    pub keys_digest: u64,
+}
+
+/// A digest of a hash's keys in order; an empty hash's is 0.
+pub fn keys_digest(hash: &Hash) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = rustc_hash::FxHasher::default();
+    hash.keys().for_each(|k| k.hash(&mut hasher));
+    hasher.finish()
 }
 
 /// The data_hash functions this engine provides.
@@ -41,7 +52,8 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
             ))
         }
         Ok((Some((Value::Hash(h), spans)), surprises)) => {
-            Ok(DataFile { hash: symkeys_to_string(h), spans: spans.children, surprises })
+            let hash = symkeys_to_string(h);
+            Ok(DataFile { keys_digest: keys_digest(&hash), hash, spans: spans.children, surprises })
         }
         Ok((other, _)) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
@@ -64,7 +76,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     match value {
         Value::Hash(hash) => {
             let spans = hash.iter().map(|_| Spans::default()).collect();
-            Ok(DataFile { hash, spans, surprises: Vec::new() })
+            Ok(DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises: Vec::new() })
         }
         other => Err(Error::lookup(format!(
             "Value returned from data_hash function 'json_data', when using location '{path}', has wrong type, expects a Hash value, got {}",

@@ -300,15 +300,10 @@ impl Playground {
     }
 
     /// A digest of a data file's keys in order, to tell whether an edit
-    /// changed them without copying thousands of keys on every keystroke (a
-    /// collision would only leave the completion list behind).
+    /// changed them without going through thousands of keys on every
+    /// keystroke (a collision would only leave the completion list behind).
     fn keys_fingerprint(&self, path: &str) -> u64 {
-        use std::hash::{Hash as _, Hasher as _};
-        let mut hasher = rustc_hash::FxHasher::default();
-        if let Some(file) = self.data_file(path) {
-            file.hash.keys().for_each(|k| k.hash(&mut hasher));
-        }
-        hasher.finish()
+        self.data_file(path).map_or(0, |f| f.keys_digest)
     }
 
     /// Every key the node resolves, with its value and where it came from.
