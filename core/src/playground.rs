@@ -295,8 +295,8 @@ impl Playground {
 
     /// The keys of one of the document's data files.
     fn file_keys(&self, path: &str) -> Vec<String> {
-        let keys = self.data_file(path).map(|f| f.hash.keys().map(Value::to_ruby_s).collect::<Vec<_>>());
-        keys.unwrap_or_default().into_iter().filter(|k| k != "lookup_options").collect()
+        let Some(file) = self.data_file(path) else { return Vec::new() };
+        file.hash.keys().map(Value::to_ruby_s).filter(|k| k != "lookup_options").collect()
     }
 
     /// A digest of a data file's keys in order, to tell whether an edit
