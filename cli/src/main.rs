@@ -10,6 +10,12 @@ use hiera_core::{ErrorKind, Hiera, Request, Value};
 use std::path::Path;
 use std::process::ExitCode;
 
+// A lookup allocates many small strings, hashes and arrays; mimalloc serves
+// them in about half the instructions of glibc's malloc (measured with
+// callgrind on the bench repos).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     match args::parse(&argv) {
