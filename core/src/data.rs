@@ -3,6 +3,7 @@
 
 use crate::config::{symkeys_to_string, type_name};
 use crate::error::Error;
+use crate::interpolate::has_tokens;
 use crate::value::{Hash, Value};
 use crate::yaml::{self, Spans};
 
@@ -18,6 +19,16 @@ pub struct DataFile {
     /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
     /// whether an edit changed them.
     pub keys_digest: u64,
+    /// Whether each top-level value, by key position, holds a `%{` token:
+    /// most hold none, and need no walk to find that out on every lookup.
+    pub interpolated: Vec<bool>,
+}
+
+impl DataFile {
+    fn new(hash: Hash, spans: Vec<Spans>, surprises: Vec<yaml::Surprise>) -> DataFile {
+        let interpolated = hash.values().map(has_tokens).collect();
+        DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises, interpolated }
+    }
 }
 
 /// A digest of a hash's keys in order; an empty hash's is 0.
@@ -53,7 +64,7 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
         }
         Ok((Some((Value::Hash(h), spans)), surprises)) => {
             let hash = symkeys_to_string(h);
-            Ok(DataFile { keys_digest: keys_digest(&hash), hash, spans: spans.children, surprises })
+            Ok(DataFile::new(hash, spans.children, surprises))
         }
         Ok((other, _)) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
@@ -76,7 +87,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     match value {
         Value::Hash(hash) => {
             let spans = hash.iter().map(|_| Spans::default()).collect();
-            Ok(DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises: Vec::new() })
+            Ok(DataFile::new(hash, spans, Vec::new()))
         }
         other => Err(Error::lookup(format!(
             "Value returned from data_hash function 'json_data', when using location '{path}', has wrong type, expects a Hash value, got {}",
@@ -141,6 +152,9 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
     file.spans[i] = span;
     for later in &mut file.spans[i + 1..] {
         shift_lines(later, &moved);
+    }
+    if let Some(interpolated) = file.interpolated.get_mut(i) {
+        *interpolated = has_tokens(&value);
     }
     if let Some((_, v)) = file.hash.get_index_mut(i) {
         *v = value;

@@ -2,6 +2,8 @@
 //! reads it. Evaluation needs the scope and nested lookups, so it lives with
 //! the lookup itself; this module only reads the text.
 
+use crate::value::Value;
+
 /// A piece of an interpolated string.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Piece<'a> {
@@ -33,6 +35,17 @@ pub fn pieces(s: &str) -> Vec<Piece<'_>> {
         out.push(Piece::Text(rest));
     }
     out
+}
+
+/// True when some string in the value (hash keys too) has a `%{`: only
+/// such values are interpolated.
+pub fn has_tokens(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains("%{"),
+        Value::Array(a) => a.iter().any(has_tokens),
+        Value::Hash(h) => h.iter().any(|(k, v)| has_tokens(k) || has_tokens(v)),
+        _ => false,
+    }
 }
 
 /// Expressions that interpolate to the empty string without a lookup.

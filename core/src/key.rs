@@ -1,20 +1,19 @@
 //! Dotted keys: `a.b.0`, `a."b.c"`, split as Puppet's `SubLookup#split_key`.
 
 use crate::value::Value;
+use std::rc::Rc;
 
 /// A key split into its root and the segments that dig into the root's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LookupKey {
-    /// The key as written.
-    pub key: String,
-    /// The part looked up in the data.
-    pub root: String,
-    /// `root` as a hash key, made once for the many files it is looked up in.
+    /// The key as written (shared: a lookup keeps it in its recursion guard).
+    pub key: Rc<str>,
+    /// The part looked up in the data, as a hash key.
     pub root_value: Value,
-    /// `root_value`'s hash in a [`crate::value::Hash`], computed once for the same reason.
+    /// `root_value`'s hash in a [`crate::value::Hash`], computed once for the many files it is looked up in.
     pub root_hash: u64,
     /// The module the key belongs to (`ntp` for `ntp::servers`).
-    pub module: Option<String>,
+    pub module: Option<Rc<str>>,
     /// Segments to dig with; integers index arrays.
     pub segments: Vec<Value>,
 }
@@ -22,13 +21,26 @@ pub struct LookupKey {
 impl LookupKey {
     /// Splits `key`; a malformed key is Puppet's "Syntax error in key".
     pub fn parse(key: &str) -> Result<LookupKey, crate::Error> {
-        let mut segments =
-            split_key(key).ok_or_else(|| crate::Error::lookup(format!("Syntax error in key: '{key}'")))?;
-        let root = segments.remove(0).to_ruby_s();
-        let module = root.find("::").map(|i| if i == 0 { root.clone() } else { root[..i].to_string() });
-        let root_value = Value::String(root.clone());
+        let syntax_error = || crate::Error::lookup(format!("Syntax error in key: '{key}'"));
+        let (root, segments) = if key.contains(['\'', '"', '.']) {
+            let mut segments = split_key(key).ok_or_else(syntax_error)?;
+            (segments.remove(0).to_ruby_s(), segments)
+        } else {
+            (key.to_string(), Vec::new())
+        };
+        let module = root
+            .as_bytes()
+            .windows(2)
+            .position(|w| w == b"::")
+            .map(|i| Rc::from(if i == 0 { &root } else { &root[..i] }));
+        let root_value = Value::String(root);
         let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, &root_value);
-        Ok(LookupKey { key: key.to_string(), root_value, root_hash, root, module, segments })
+        Ok(LookupKey { key: Rc::from(key), root_value, root_hash, module, segments })
+    }
+
+    /// The part looked up in the data.
+    pub fn root(&self) -> &str {
+        self.root_value.as_str().unwrap_or_default()
     }
 }
 

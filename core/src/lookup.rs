@@ -6,7 +6,7 @@ use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
 use crate::data::{self, DataFile};
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
-use crate::interpolate::{is_empty_expression, method_call, pieces, Piece};
+use crate::interpolate::{has_tokens, is_empty_expression, method_call, pieces, Piece};
 use crate::key::{split_key, LookupKey};
 use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
@@ -14,6 +14,7 @@ use crate::value::{Hash, Value};
 use crate::Hiera;
 use indexmap::map::RawEntryApiV1;
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// What to look up, with `puppet lookup`'s options.
@@ -73,7 +74,7 @@ const CONFDIR: &str = "/etc/puppetlabs/puppet";
 enum ProviderKey {
     Global,
     Environment,
-    Module(String),
+    Module(Rc<str>),
 }
 
 /// Hierarchies resolved for the node, with the data files their locations
@@ -182,11 +183,13 @@ struct Provider {
 pub(crate) struct Run<'h> {
     hiera: &'h Hiera,
     ex: Option<Explanation>,
-    names: Vec<String>,
-    top_key: String,
-    module_name: Option<String>,
-    options: HashMap<Option<String>, Option<Rc<Compiled>>>,
-    module_default_options: HashMap<String, Option<Rc<Compiled>>>,
+    names: Vec<Rc<str>>,
+    top_key: Rc<str>,
+    module_name: Option<Rc<str>>,
+    /// Keys split before: a session asks for the same keys again.
+    keys: HashMap<Rc<str>, Rc<LookupKey>>,
+    options: HashMap<Option<Rc<str>>, Option<Rc<Compiled>>>,
+    module_default_options: HashMap<Rc<str>, Option<Rc<Compiled>>>,
     global_options: Option<Option<Hash>>,
     env_options: Option<Option<Rc<Hash>>>,
     env_compiled: Option<Option<Rc<Compiled>>>,
@@ -221,8 +224,9 @@ impl<'h> Run<'h> {
             hiera,
             ex: explain.then(Explanation::default),
             names: Vec::new(),
-            top_key: String::new(),
+            top_key: Rc::from(""),
             module_name: None,
+            keys: HashMap::default(),
             options: HashMap::default(),
             module_default_options: HashMap::default(),
             global_options: None,
@@ -330,9 +334,16 @@ impl<'h> Run<'h> {
         if key == LOOKUP_OPTIONS || key.starts_with("lookup_options.") {
             return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
-        let lk = LookupKey::parse(key)?;
+        let lk = match self.keys.get(key) {
+            Some(lk) => lk.clone(),
+            None => {
+                let lk = Rc::new(LookupKey::parse(key)?);
+                self.keys.insert(lk.key.clone(), lk.clone());
+                lk
+            }
+        };
         let saved = (
-            std::mem::replace(&mut self.top_key, key.to_string()),
+            std::mem::replace(&mut self.top_key, lk.key.clone()),
             std::mem::replace(&mut self.module_name, lk.module.clone()),
         );
         let r = self.adapter_lookup_key(&lk, merge);
@@ -342,7 +353,7 @@ impl<'h> Run<'h> {
 
     fn adapter_lookup_key(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
         let compiled = self.compiled_options(lk)?;
-        let applied = compiled.as_deref().and_then(|c| c.for_key(&lk.root_value));
+        let applied = compiled.as_deref().and_then(|c| c.for_key(lk));
         let applied = applied.and_then(|(options, matched)| Some((options.as_hash()?, matched)));
         // Options hashes hold a key or two: a scan costs less than making a key to hash.
         let option =
@@ -368,7 +379,7 @@ impl<'h> Run<'h> {
         };
         let convert_to = option("convert_to").cloned();
         let found = self.with(
-            || NodeKind::Search { key: lk.key.clone(), meta: false },
+            || NodeKind::Search { key: lk.key.to_string(), meta: false },
             |run| {
                 if let Some(hit) = run.do_lookup(lk, merge.as_ref())? {
                     return Ok(Some(hit));
@@ -410,7 +421,7 @@ impl<'h> Run<'h> {
         if lk.segments.is_empty() {
             return Ok(Some((value, None)));
         }
-        Ok(self.sub_lookup(&lk.key, &lk.segments, value)?.map(|v| (v, None)))
+        Ok(self.sub_lookup(&lk.key, &lk.segments, &value)?.map(|v| (v, None)))
     }
 
     /// `MergeStrategy#lookup`: each variant in turn, merged (or the first found).
@@ -473,11 +484,11 @@ impl<'h> Run<'h> {
 
     /// Puppet's recursion guard around a provider's lookup; Puppet errors
     /// raised inside become lookup errors.
-    fn check<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
-        if self.names.iter().any(|n| n == name) {
+    fn check<T>(&mut self, name: &Rc<str>, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        if self.names.contains(name) {
             return Err(Error::lookup(format!("Recursive lookup detected in [{}]", self.names.join(", "))));
         }
-        self.names.push(name.to_string());
+        self.names.push(name.clone());
         let r = f(self);
         self.names.pop();
         r.map_err(|e| match e.kind {
@@ -618,7 +629,7 @@ impl<'h> Run<'h> {
     }
 
     fn data_value(&mut self, level: &LevelProvider, location: Option<&Location>, lk: &LookupKey) -> Found {
-        let root = lk.root.as_str();
+        let root = lk.root();
         let file = self.data_hash(level, location)?;
         let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
         let index = file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| *k == lk.root_value);
@@ -629,7 +640,10 @@ impl<'h> Run<'h> {
         };
         let function = level.function.as_ref().map(|f| f.1.as_str()).unwrap_or("");
         data::check_value(root, function, location.map(|l| l.path.as_str()), value)?;
-        let value = self.interpolate(value.clone(), true, None)?;
+        let value = match file.interpolated.get(index) {
+            Some(false) => value.clone(),
+            _ => self.interpolate(value.clone(), true, None)?,
+        };
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
             let spans = file.spans.get(index).cloned().unwrap_or_default();
@@ -784,7 +798,7 @@ impl<'h> Run<'h> {
         let ex = self.ex.take();
         let names = std::mem::take(&mut self.names);
         let module = match pkey {
-            ProviderKey::Module(m) => Some(m.clone()),
+            ProviderKey::Module(m) => Some(m.to_string()),
             _ => None,
         };
         let created =
@@ -930,7 +944,7 @@ impl<'h> Run<'h> {
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Rc<Compiled>>, Error> {
-        let saved = std::mem::replace(&mut self.top_key, LOOKUP_OPTIONS.to_string());
+        let saved = std::mem::replace(&mut self.top_key, Rc::from(LOOKUP_OPTIONS));
         let key = LookupKey::parse(LOOKUP_OPTIONS)?;
         let r = self.with(
             || NodeKind::Search { key: LOOKUP_OPTIONS.into(), meta: true },
@@ -1026,7 +1040,7 @@ impl<'h> Run<'h> {
                     .module_default_options
                     .get(&module)
                     .and_then(Option::as_ref)
-                    .and_then(|c| c.for_key(&lk.root_value))
+                    .and_then(|c| c.for_key(lk))
                     .and_then(|(v, _)| v.get("merge").cloned());
                 let strategy = Strategy::from_value(merge.as_ref())?;
                 run.with(
@@ -1042,7 +1056,7 @@ impl<'h> Run<'h> {
     /// Interpolates every string in a value (hash keys too). `cfg` is the
     /// hiera.yaml being resolved, which Puppet names in interpolation errors.
     fn interpolate(&mut self, value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
-        if !has_interpolation(&value) {
+        if !has_tokens(&value) {
             return Ok(value);
         }
         match value {
@@ -1122,7 +1136,7 @@ impl<'h> Run<'h> {
                         run.record_tokens(vec![token]);
                         return Ok(value);
                     }
-                    let guard = if method == "scope" { format!("scope:{data}") } else { data.to_string() };
+                    let guard = Rc::from(if method == "scope" { format!("scope:{data}") } else { data.to_string() });
                     let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
                     let result = value.to_ruby_s();
                     out.push_str(&result);
@@ -1183,33 +1197,35 @@ impl<'h> Run<'h> {
                         Ok(v)
                     }
                     None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
-                    None => Ok(Value::Undef),
+                    None => Ok(Cow::Owned(Value::Undef)),
                 }
             },
         )?;
-        if matches!(value, Value::Undef) || segments.len() == 1 {
-            return Ok(value);
+        if matches!(*value, Value::Undef) || segments.len() == 1 {
+            return Ok(value.into_owned());
         }
-        Ok(self.sub_lookup(key, &segments[1..], value)?.unwrap_or(Value::Undef))
+        Ok(self.sub_lookup(key, &segments[1..], &value)?.unwrap_or(Value::Undef))
     }
 
-    fn variable(&self, name: &str) -> Option<Value> {
+    /// A variable by name; the node's own (facts, trusted) are borrowed, as
+    /// a token usually wants one fact out of the whole hash.
+    fn variable(&self, name: &str) -> Option<Cow<'h, Value>> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
-            return Some(v.clone());
+            return Some(Cow::Owned(v.clone()));
         }
         self.hiera.scope.get(name)
     }
 
     /// Digs into a value with the segments of a dotted key.
-    fn sub_lookup(&mut self, key: &str, segments: &[Value], value: Value) -> Result<Option<Value>, Error> {
+    fn sub_lookup(&mut self, key: &str, segments: &[Value], value: &Value) -> Result<Option<Value>, Error> {
         self.with(|| NodeKind::SubLookup(segments.to_vec()), |run| {
             let mut value = value;
             for segment in segments {
                 let step = run.with(|| NodeKind::Segment(segment.clone()), |run| {
-                    let next = match (&value, segment) {
+                    let next = match (value, segment) {
                         (Value::Undef, _) => None,
-                        (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)).cloned(),
-                        (Value::Hash(h), s) => h.get(s).cloned(),
+                        (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)),
+                        (Value::Hash(h), s) => h.get(s),
                         (v, s) => {
                             return Err(Error::lookup(format!(
                                 "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{key}'",
@@ -1218,34 +1234,24 @@ impl<'h> Run<'h> {
                             )))
                         }
                     };
-                    match next {
-                        Some(v) => {
-                            run.found(&segment.to_ruby_s(), &v);
-                            Ok(Some(v))
-                        }
-                        None => {
-                            run.not_found(&segment.to_ruby_s());
-                            Ok(None)
-                        }
+                    if run.ex.is_some() {
+                        match next {
+                            Some(v) => run.found(&segment.to_ruby_s(), v),
+                            None => {
+                                run.not_found(&segment.to_ruby_s());
+                                None
+                            }
+                        };
                     }
+                    Ok(next)
                 })?;
                 match step {
                     Some(v) => value = v,
                     None => return Ok(None),
                 }
             }
-            Ok(Some(value))
+            Ok(Some(value.clone()))
         })
-    }
-}
-
-/// True when some string in the value (hash keys too) has a `%{`.
-fn has_interpolation(v: &Value) -> bool {
-    match v {
-        Value::String(s) => s.contains("%{"),
-        Value::Array(a) => a.iter().any(has_interpolation),
-        Value::Hash(h) => h.iter().any(|(k, v)| has_interpolation(k) || has_interpolation(v)),
-        _ => false,
     }
 }
 
@@ -1303,7 +1309,7 @@ impl Run<'_> {
         let env_modules = format!("{}/modules", self.environment_dir());
         for base in [env_modules.as_str(), "/etc/puppetlabs/code/modules", "/opt/puppetlabs/puppet/modules"] {
             for (name, is_dir) in self.hiera.files.list(base) {
-                let key = ProviderKey::Module(name);
+                let key = ProviderKey::Module(Rc::from(name));
                 if is_dir && !providers.contains(&key) {
                     providers.push(key);
                 }

@@ -3,8 +3,11 @@
 //! patterns in order).
 
 use crate::error::Error;
+use crate::key::LookupKey;
 use crate::value::{Hash, Value};
-use rustc_hash::FxHashMap as HashMap;
+use indexmap::map::RawEntryApiV1;
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
 use std::cell::RefCell;
 
 /// The options that apply to keys: by exact key, then by pattern.
@@ -16,7 +19,7 @@ pub struct Compiled {
     pub patterns: Vec<Pattern>,
     /// Which pattern each key asked about so far matched: regexp matching
     /// is the costliest step of a lookup, and the same keys come back.
-    matched: RefCell<HashMap<String, Option<usize>>>,
+    matched: RefCell<IndexMap<Value, Option<usize>, FxBuildHasher>>,
 }
 
 /// A `lookup_options` regexp key.
@@ -58,20 +61,20 @@ impl Compiled {
         Ok(compiled)
     }
 
-    /// The options for a root key, and the literal key or pattern that matched.
-    pub fn for_key(&self, root: &Value) -> Option<(&Value, &str)> {
-        if let Some((Value::String(k), v)) = self.keys.get_key_value(root) {
+    /// The options for a key's root, and the literal key or pattern that matched.
+    pub fn for_key(&self, key: &LookupKey) -> Option<(&Value, &str)> {
+        let same = |k: &Value| *k == key.root_value;
+        if let Some((Value::String(k), v)) = self.keys.raw_entry_v1().from_hash(key.root_hash, same) {
             if !matches!(v, Value::Undef) {
                 return Some((v, k.as_str()));
             }
         }
-        let root = root.as_str()?;
-        let cached = self.matched.borrow().get(root).copied();
+        let cached = self.matched.borrow().raw_entry_v1().from_hash(key.root_hash, same).map(|(_, i)| *i);
         let index = match cached {
             Some(i) => i,
             None => {
-                let i = self.patterns.iter().position(|p| p.is_match(root));
-                self.matched.borrow_mut().insert(root.to_string(), i);
+                let i = self.patterns.iter().position(|p| p.is_match(key.root()));
+                self.matched.borrow_mut().insert(key.root_value.clone(), i);
                 i
             }
         };
@@ -221,11 +224,12 @@ mod tests {
 
     #[test]
     fn literal_beats_pattern_and_first_pattern_wins() {
+        let key = |k: &str| LookupKey::parse(k).unwrap();
         let (opts, _) = crate::yaml::load("'^profile::.*_hosts$': {merge: unique}\n'^profile::web::.*': {merge: hash}\nprofile::web::x_hosts: {merge: deep}\n").unwrap().unwrap();
         let c = Compiled::new(opts.as_hash().unwrap()).unwrap();
-        assert_eq!(c.for_key(&Value::from("profile::web::x_hosts")).unwrap().1, "profile::web::x_hosts");
-        assert_eq!(c.for_key(&Value::from("profile::web::y_hosts")).unwrap().1, "^profile::.*_hosts$");
-        assert!(c.for_key(&Value::from("other")).is_none());
+        assert_eq!(c.for_key(&key("profile::web::x_hosts")).unwrap().1, "profile::web::x_hosts");
+        assert_eq!(c.for_key(&key("profile::web::y_hosts")).unwrap().1, "^profile::.*_hosts$");
+        assert!(c.for_key(&key("other")).is_none());
     }
 
     #[test]
