@@ -19,15 +19,31 @@ pub struct DataFile {
     /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
     /// whether an edit changed them.
     pub keys_digest: u64,
-    /// Whether each top-level value, by key position, holds a `%{` token:
-    /// most hold none, and need no walk to find that out on every lookup.
-    pub interpolated: Vec<bool>,
+    /// What each top-level value is, by key position, learnt once instead
+    /// of walking the value on every lookup that finds it.
+    pub entries: Vec<Entry>,
+}
+
+/// What a lookup needs to know of a top-level value before using it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Entry {
+    /// Some string in it (hash keys too) has a `%{` token to interpolate.
+    pub interpolated: bool,
+    /// It is a Puppet `LookupValue`; finding one that is not is an error.
+    pub lookup_value: bool,
+}
+
+impl Entry {
+    /// Walks `value` once.
+    pub fn of(value: &Value) -> Entry {
+        Entry { interpolated: has_tokens(value), lookup_value: is_lookup_value(value) }
+    }
 }
 
 impl DataFile {
     fn new(hash: Hash, spans: Vec<Spans>, surprises: Vec<yaml::Surprise>) -> DataFile {
-        let interpolated = hash.values().map(has_tokens).collect();
-        DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises, interpolated }
+        let entries = hash.values().map(Entry::of).collect();
+        DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises, entries }
     }
 }
 
@@ -153,8 +169,8 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
     for later in &mut file.spans[i + 1..] {
         shift_lines(later, &moved);
     }
-    if let Some(interpolated) = file.interpolated.get_mut(i) {
-        *interpolated = has_tokens(&value);
+    if let Some(entry) = file.entries.get_mut(i) {
+        *entry = Entry::of(&value);
     }
     if let Some((_, v)) = file.hash.get_index_mut(i) {
         *v = value;
@@ -238,22 +254,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// Puppet's check that a value is `RichData` (`Puppet::LookupValue`):
-/// scalars, undef, arrays, and hashes keyed by strings or numbers.
-pub fn check_value(key: &str, function: &str, location: Option<&str>, value: &Value) -> Result<(), Error> {
-    fn rich(v: &Value) -> bool {
-        match v {
-            Value::Symbol(_) => false,
-            Value::Array(a) => a.iter().all(rich),
-            Value::Hash(h) => {
-                h.iter().all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && rich(v))
-            }
-            _ => true,
-        }
-    }
-    if rich(value) {
-        return Ok(());
-    }
+/// The error Puppet's type check gives for a found value that is not a
+/// `LookupValue` (see [`is_lookup_value`]).
+pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, value: &Value) -> Error {
     let mut msg = format!("Value for key '{key}', in hash returned from data_hash function '{function}'");
     if let Some(l) = location {
         msg.push_str(&format!(", when using location '{l}',"));
@@ -262,5 +265,18 @@ pub fn check_value(key: &str, function: &str, location: Option<&str>, value: &Va
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".to_string(),
         v => crate::types::infer(v),
     };
-    Err(Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}")))
+    Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
+}
+
+/// Puppet's check that a value is `RichData` (`Puppet::LookupValue`):
+/// scalars, undef, arrays, and hashes keyed by strings or numbers.
+pub fn is_lookup_value(v: &Value) -> bool {
+    match v {
+        Value::Symbol(_) => false,
+        Value::Array(a) => a.iter().all(is_lookup_value),
+        Value::Hash(h) => h
+            .iter()
+            .all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && is_lookup_value(v)),
+        _ => true,
+    }
 }

@@ -117,6 +117,9 @@ impl Resolved {
 struct KeyIndex {
     holding: HashMap<Value, Vec<u32>>,
     unreadable: Vec<u32>,
+    /// Whether every level has locations: a first-found lookup may then go
+    /// straight to the locations visited (see [`Run::first_visited`]).
+    located: bool,
 }
 
 /// The locations a lookup visits (see [`KeyIndex`]), ids in order.
@@ -555,7 +558,12 @@ impl<'h> Run<'h> {
                     holding: i.holding.get(&lk.root_value).map_or(&[], Vec::as_slice),
                     unreadable: &i.unreadable,
                 });
-                run.merge_lookup(strategy, &levels, |run, level| run.level_lookup(level, lk, strategy, visit))
+                match visit {
+                    Some(v) if strategy.is_first_found() && index.as_ref().is_some_and(|i| i.located) => {
+                        run.first_visited(&levels, lk, v)
+                    }
+                    _ => run.merge_lookup(strategy, &levels, |run, level| run.level_lookup(level, lk, strategy, visit)),
+                }
             })
         })
     }
@@ -574,7 +582,8 @@ impl<'h> Run<'h> {
         if let Some(index) = self.indexes.as_ref()?.get(&key) {
             return Some(index.clone());
         }
-        let mut index = KeyIndex { holding: HashMap::default(), unreadable: Vec::new() };
+        let located = levels.iter().all(|l| l.locations.is_some());
+        let mut index = KeyIndex { holding: HashMap::default(), unreadable: Vec::new(), located };
         for level in levels {
             for l in level.locations.iter().flatten().filter(|l| l.exists) {
                 match self.data_hash(level, Some(l)) {
@@ -586,6 +595,31 @@ impl<'h> Run<'h> {
         let index = Rc::new(index);
         self.indexes.as_mut()?.insert(key, index.clone());
         Some(index)
+    }
+
+    /// A first-found search of a hierarchy whose levels all have locations,
+    /// reading only the locations `visit` names, in order: what searching
+    /// level by level would find, without walking the levels that lack the key.
+    fn first_visited(&mut self, levels: &[LevelProvider], lk: &LookupKey, visit: Visit) -> Found {
+        let (mut holding, mut unreadable) = (visit.holding.iter().peekable(), visit.unreadable.iter().peekable());
+        loop {
+            let id = match (holding.peek(), unreadable.peek()) {
+                (Some(&&h), Some(&&u)) if u < h => unreadable.next(),
+                (Some(_), _) => holding.next(),
+                (None, _) => unreadable.next(),
+            };
+            let Some(&id) = id else { return Ok(None) };
+            // Ids run on from level to level: the location's level is the last to start at or before it.
+            let Some(level) = levels.partition_point(|l| l.first <= id).checked_sub(1).map(|i| &levels[i]) else {
+                continue;
+            };
+            let Some(location) = level.locations.as_ref().and_then(|ls| ls.get((id - level.first) as usize)) else {
+                continue;
+            };
+            if let Some(hit) = self.data_value(level, Some(location), lk)? {
+                return Ok(Some(hit));
+            }
+        }
     }
 
     /// `DataHashFunctionProvider#unchecked_key_lookup`; with `visit`, only
@@ -639,11 +673,11 @@ impl<'h> Run<'h> {
             return Ok(None);
         };
         let function = level.function.as_ref().map(|f| f.1.as_str()).unwrap_or("");
-        data::check_value(root, function, location.map(|l| l.path.as_str()), value)?;
-        let value = match file.interpolated.get(index) {
-            Some(false) => value.clone(),
-            _ => self.interpolate(value.clone(), true, None)?,
-        };
+        let entry = file.entries.get(index).copied().unwrap_or_else(|| data::Entry::of(value));
+        if !entry.lookup_value {
+            return Err(data::not_a_lookup_value(root, function, location.map(|l| l.path.as_str()), value));
+        }
+        let value = if entry.interpolated { self.interpolate(value.clone(), true, None)? } else { value.clone() };
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
             let spans = file.spans.get(index).cloned().unwrap_or_default();

@@ -99,3 +99,28 @@ fn a_session_answers_each_plain_lookup_as_a_fresh_run_does() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+#[test]
+fn a_session_finds_the_first_location_holding_the_key() {
+    use hiera_core::{fs::Files, Hiera, Node, Value};
+    let env = "/etc/puppetlabs/code/environments/production";
+    let mut files = Files::new();
+    files.insert(
+        format!("{env}/hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n  - name: b\n    paths: [b1.yaml, missing.yaml, b2.yaml]\n  - name: c\n    glob: 'c/*.yaml'\n",
+    );
+    files.insert(format!("{env}/data/a.yaml"), "top: a\n");
+    files.insert(format!("{env}/data/b1.yaml"), "other: b1\n");
+    files.insert(format!("{env}/data/b2.yaml"), "top: b2\nmid: b2\n");
+    files.insert(format!("{env}/data/c/x.yaml"), "top: x\nmid: x\n");
+    files.insert(format!("{env}/data/c/y.yaml"), "low: y\nmid: y\n");
+    let hiera = Hiera::new(files, Node::default());
+    let mut session = hiera.session();
+    for _ in 0..2 {
+        for (key, want) in
+            [("top", Some("a")), ("mid", Some("b2")), ("low", Some("y")), ("other", Some("b1")), ("none", None)]
+        {
+            assert_eq!(session.lookup(key).unwrap(), want.map(Value::from), "{key}");
+        }
+    }
+}
