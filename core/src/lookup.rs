@@ -13,8 +13,10 @@ use crate::merge::{Kind, Strategy};
 use crate::value::{Hash, Value};
 use crate::Hiera;
 use indexmap::map::RawEntryApiV1;
-use rustc_hash::FxHashMap as HashMap;
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 /// What to look up, with `puppet lookup`'s options.
@@ -115,7 +117,7 @@ impl Resolved {
 /// find nothing there. Locations whose file could not be read are always
 /// visited, so that the error comes when the search reaches them.
 struct KeyIndex {
-    holding: HashMap<Value, Vec<u32>>,
+    holding: IndexMap<Value, Vec<u32>, FxBuildHasher>,
     unreadable: Vec<u32>,
     /// Whether every level has locations: a first-found lookup may then go
     /// straight to the locations visited (see [`Run::first_visited`]).
@@ -180,6 +182,48 @@ struct Provider {
     config: Rc<HieraConfig>,
     levels: Option<Rc<Vec<LevelProvider>>>,
     default_levels: Option<Rc<Vec<LevelProvider>>>,
+    /// A session's [`KeyIndex`] of `levels` and of `default_levels`.
+    index: Option<Rc<KeyIndex>>,
+    default_index: Option<Rc<KeyIndex>>,
+}
+
+/// The providers a run has set up (`None` inside: the layer has none).
+/// Every lookup asks for the global and environment ones, so those are
+/// not looked up by key.
+#[derive(Default)]
+struct Providers {
+    global: Option<Option<Provider>>,
+    environment: Option<Option<Provider>>,
+    modules: HashMap<Rc<str>, Option<Provider>>,
+}
+
+impl Providers {
+    fn get(&self, key: &ProviderKey) -> Option<&Option<Provider>> {
+        match key {
+            ProviderKey::Global => self.global.as_ref(),
+            ProviderKey::Environment => self.environment.as_ref(),
+            ProviderKey::Module(m) => self.modules.get(m),
+        }
+    }
+
+    fn get_mut(&mut self, key: &ProviderKey) -> Option<&mut Provider> {
+        match key {
+            ProviderKey::Global => self.global.as_mut(),
+            ProviderKey::Environment => self.environment.as_mut(),
+            ProviderKey::Module(m) => self.modules.get_mut(m),
+        }?
+        .as_mut()
+    }
+
+    fn insert(&mut self, key: &ProviderKey, provider: Option<Provider>) {
+        match key {
+            ProviderKey::Global => self.global = Some(provider),
+            ProviderKey::Environment => self.environment = Some(provider),
+            ProviderKey::Module(m) => {
+                self.modules.insert(m.clone(), provider);
+            }
+        }
+    }
 }
 
 /// One `puppet lookup` run: the adapter's caches and the invocation's state.
@@ -189,14 +233,14 @@ pub(crate) struct Run<'h> {
     names: Vec<Rc<str>>,
     top_key: Rc<str>,
     module_name: Option<Rc<str>>,
-    /// Keys split before: a session asks for the same keys again.
-    keys: HashMap<Rc<str>, Rc<LookupKey>>,
+    /// Keys asked for before: a session asks for the same keys again.
+    keys: HashMap<Rc<str>, Rc<KnownKey>>,
     options: HashMap<Option<Rc<str>>, Option<Rc<Compiled>>>,
     module_default_options: HashMap<Rc<str>, Option<Rc<Compiled>>>,
     global_options: Option<Option<Hash>>,
     env_options: Option<Option<Rc<Hash>>>,
     env_compiled: Option<Option<Rc<Compiled>>>,
-    providers: HashMap<ProviderKey, Option<Provider>>,
+    providers: Providers,
     locals: Vec<(String, Value)>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
     recorder: Option<Vec<Token>>,
@@ -206,8 +250,16 @@ pub(crate) struct Run<'h> {
     applied: Option<AppliedOptions>,
     /// Whether to note `applied`: a session's plain lookups do not report it.
     keep_applied: bool,
-    /// A session's [`KeyIndex`] of each hierarchy searched (`None`: no index).
-    indexes: Option<HashMap<(ProviderKey, bool), Rc<KeyIndex>>>,
+    /// Whether to index each hierarchy searched (see [`KeyIndex`]).
+    indexing: bool,
+}
+
+/// A key a run was asked for before.
+struct KnownKey {
+    lk: LookupKey,
+    /// The `lookup_options` of its module and which of them apply to it,
+    /// once read (they do not change during a run).
+    options: OnceCell<(Option<Rc<Compiled>>, Option<lookup_options::Match>)>,
 }
 
 /// The `lookup_options` that applied to a lookup.
@@ -235,13 +287,13 @@ impl<'h> Run<'h> {
             global_options: None,
             env_options: None,
             env_compiled: None,
-            providers: HashMap::default(),
+            providers: Providers::default(),
             locals: Vec::new(),
             recorder: None,
             depth: 0,
             applied: None,
             keep_applied: true,
-            indexes: None,
+            indexing: false,
         }
     }
 
@@ -249,7 +301,7 @@ impl<'h> Run<'h> {
     /// explained, which `lookup_options` applied is not noted, and each
     /// hierarchy's keys are indexed the first time it is searched.
     pub(crate) fn plain(hiera: &'h Hiera) -> Run<'h> {
-        Run { keep_applied: false, indexes: Some(HashMap::default()), ..Run::new(hiera, false) }
+        Run { keep_applied: false, indexing: true, ..Run::new(hiera, false) }
     }
 
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
@@ -337,26 +389,34 @@ impl<'h> Run<'h> {
         if key == LOOKUP_OPTIONS || key.starts_with("lookup_options.") {
             return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
-        let lk = match self.keys.get(key) {
-            Some(lk) => lk.clone(),
+        let known = match self.keys.get(key) {
+            Some(known) => known.clone(),
             None => {
-                let lk = Rc::new(LookupKey::parse(key)?);
-                self.keys.insert(lk.key.clone(), lk.clone());
-                lk
+                let known = Rc::new(KnownKey { lk: LookupKey::parse(key)?, options: OnceCell::new() });
+                self.keys.insert(known.lk.key.clone(), known.clone());
+                known
             }
         };
         let saved = (
-            std::mem::replace(&mut self.top_key, lk.key.clone()),
-            std::mem::replace(&mut self.module_name, lk.module.clone()),
+            std::mem::replace(&mut self.top_key, known.lk.key.clone()),
+            std::mem::replace(&mut self.module_name, known.lk.module.clone()),
         );
-        let r = self.adapter_lookup_key(&lk, merge);
+        let r = self.adapter_lookup_key(&known, merge);
         (self.top_key, self.module_name) = saved;
         r
     }
 
-    fn adapter_lookup_key(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Found {
-        let compiled = self.compiled_options(lk)?;
-        let applied = compiled.as_deref().and_then(|c| c.for_key(lk));
+    fn adapter_lookup_key(&mut self, known: &KnownKey, merge: Option<&Value>) -> Found {
+        let lk = &known.lk;
+        let (compiled, found) = match known.options.get() {
+            Some(options) => options.clone(),
+            None => {
+                let compiled = self.compiled_options(lk)?;
+                let found = compiled.as_deref().and_then(|c| c.find(lk));
+                known.options.get_or_init(|| (compiled, found)).clone()
+            }
+        };
+        let applied = compiled.as_deref().zip(found).map(|(c, m)| c.get(m));
         let applied = applied.and_then(|(options, matched)| Some((options.as_hash()?, matched)));
         // Options hashes hold a key or two: a scan costs less than making a key to hash.
         let option =
@@ -555,7 +615,11 @@ impl<'h> Run<'h> {
                 }
                 let index = run.key_index(pkey, default_hierarchy, &levels);
                 let visit = index.as_deref().map(|i| Visit {
-                    holding: i.holding.get(&lk.root_value).map_or(&[], Vec::as_slice),
+                    holding: i
+                        .holding
+                        .raw_entry_v1()
+                        .from_hash(lk.root_hash, |k| *k == lk.root_value)
+                        .map_or(&[], |(_, ids)| ids.as_slice()),
                     unreadable: &i.unreadable,
                 });
                 match visit {
@@ -575,15 +639,15 @@ impl<'h> Run<'h> {
         default_hierarchy: bool,
         levels: &[LevelProvider],
     ) -> Option<Rc<KeyIndex>> {
-        if self.ex.is_some() {
+        if self.ex.is_some() || !self.indexing {
             return None;
         }
-        let key = (pkey.clone(), default_hierarchy);
-        if let Some(index) = self.indexes.as_ref()?.get(&key) {
+        let kept = self.providers.get_mut(pkey).map(|p| if default_hierarchy { &p.default_index } else { &p.index });
+        if let Some(Some(index)) = kept {
             return Some(index.clone());
         }
         let located = levels.iter().all(|l| l.locations.is_some());
-        let mut index = KeyIndex { holding: HashMap::default(), unreadable: Vec::new(), located };
+        let mut index = KeyIndex { holding: IndexMap::default(), unreadable: Vec::new(), located };
         for level in levels {
             for l in level.locations.iter().flatten().filter(|l| l.exists) {
                 match self.data_hash(level, Some(l)) {
@@ -593,7 +657,8 @@ impl<'h> Run<'h> {
             }
         }
         let index = Rc::new(index);
-        self.indexes.as_mut()?.insert(key, index.clone());
+        let p = self.providers.get_mut(pkey)?;
+        *(if default_hierarchy { &mut p.default_index } else { &mut p.index }) = Some(index.clone());
         Some(index)
     }
 
@@ -721,10 +786,16 @@ impl<'h> Run<'h> {
     // ---- providers and their configuration ----
 
     fn provider(&mut self, key: &ProviderKey) -> Result<Option<&Provider>, Error> {
-        if !self.providers.contains_key(key) {
+        if self.providers.get(key).is_none() {
             let config = self.load_config(key)?;
-            let provider = config.map(|config| Provider { config, levels: None, default_levels: None });
-            self.providers.insert(key.clone(), provider);
+            let provider = config.map(|config| Provider {
+                config,
+                levels: None,
+                default_levels: None,
+                index: None,
+                default_index: None,
+            });
+            self.providers.insert(key, provider);
         }
         Ok(self.providers.get(key).and_then(Option::as_ref))
     }
@@ -813,7 +884,7 @@ impl<'h> Run<'h> {
                 levels
             }
         };
-        if let Some(Some(p)) = self.providers.get_mut(pkey) {
+        if let Some(p) = self.providers.get_mut(pkey) {
             if default_hierarchy {
                 p.default_levels = Some(levels.clone());
             } else {

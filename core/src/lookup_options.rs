@@ -63,10 +63,15 @@ impl Compiled {
 
     /// The options for a key's root, and the literal key or pattern that matched.
     pub fn for_key(&self, key: &LookupKey) -> Option<(&Value, &str)> {
+        self.find(key).map(|m| self.get(m))
+    }
+
+    /// Which options apply to a key's root, to be read with [`Compiled::get`].
+    pub fn find(&self, key: &LookupKey) -> Option<Match> {
         let same = |k: &Value| *k == key.root_value;
-        if let Some((Value::String(k), v)) = self.keys.raw_entry_v1().from_hash(key.root_hash, same) {
+        if let Some((i, _, v)) = self.keys.raw_entry_v1().from_hash_full(key.root_hash, same) {
             if !matches!(v, Value::Undef) {
-                return Some((v, k.as_str()));
+                return Some(Match::Key(i));
             }
         }
         let cached = self.matched.borrow().raw_entry_v1().from_hash(key.root_hash, same).map(|(_, i)| *i);
@@ -78,8 +83,31 @@ impl Compiled {
                 i
             }
         };
-        index.map(|i| (&self.patterns[i].options, self.patterns[i].source.as_str()))
+        index.map(Match::Pattern)
     }
+
+    /// The options a [`Match`] of these options names, and the literal key or pattern.
+    pub fn get(&self, m: Match) -> (&Value, &str) {
+        match m {
+            Match::Key(i) => match self.keys.get_index(i) {
+                Some((k, v)) => (v, k.as_str().unwrap_or_default()),
+                None => (&Value::Undef, ""),
+            },
+            Match::Pattern(i) => match self.patterns.get(i) {
+                Some(p) => (&p.options, p.source.as_str()),
+                None => (&Value::Undef, ""),
+            },
+        }
+    }
+}
+
+/// Which of a [`Compiled`]'s options apply to a key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Match {
+    /// The literal key at this position.
+    Key(usize),
+    /// The pattern at this position.
+    Pattern(usize),
 }
 
 /// What a pattern's matches must contain: the literal prefix after `^` and
