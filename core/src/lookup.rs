@@ -1160,28 +1160,41 @@ impl<'h> Run<'h> {
 
     /// Interpolates every string in a value (hash keys too). `cfg` is the
     /// hiera.yaml being resolved, which Puppet names in interpolation errors.
-    fn interpolate(&mut self, value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
-        if !has_tokens(&value) {
-            return Ok(value);
-        }
+    fn interpolate(&mut self, mut value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        self.interpolate_in_place(&mut value, allow_methods, cfg)?;
+        Ok(value)
+    }
+
+    /// Interpolates every string in `value` (hash keys too), in order; only
+    /// a hash whose keys have tokens is built again.
+    fn interpolate_in_place(&mut self, value: &mut Value, allow_methods: bool, cfg: Option<&str>) -> Result<(), Error> {
         match value {
-            Value::String(s) if s.contains("%{") => self.interpolate_string(s, allow_methods, cfg),
-            Value::Array(a) => a
-                .into_iter()
-                .map(|v| self.interpolate(v, allow_methods, cfg))
-                .collect::<Result<_, _>>()
-                .map(Value::Array),
-            Value::Hash(h) => {
+            Value::String(s) if s.contains("%{") => {
+                let s = std::mem::take(s);
+                *value = self.interpolate_string(s, allow_methods, cfg)?;
+            }
+            Value::Array(a) => {
+                for v in a {
+                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                }
+            }
+            Value::Hash(h) if h.keys().any(has_tokens) => {
                 let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
-                for (k, v) in h {
+                for (k, v) in std::mem::take(h) {
                     let k = self.interpolate(k, allow_methods, cfg)?;
                     let v = self.interpolate(v, allow_methods, cfg)?;
                     out.insert(k, v);
                 }
-                Ok(Value::Hash(out))
+                *h = out;
             }
-            v => Ok(v),
+            Value::Hash(h) => {
+                for v in h.values_mut() {
+                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                }
+            }
+            _ => {}
         }
+        Ok(())
     }
 
     fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
