@@ -117,7 +117,9 @@ impl Resolved {
 /// find nothing there. Locations whose file could not be read are always
 /// visited, so that the error comes when the search reaches them.
 struct KeyIndex {
-    holding: IndexMap<Value, Vec<u32>, FxBuildHasher>,
+    /// By key: the ids of the locations holding it, each with the key's
+    /// position in its file (the session's files do not change).
+    holding: IndexMap<Value, Vec<(u32, u32)>, FxBuildHasher>,
     unreadable: Vec<u32>,
     /// Whether every level has locations: a first-found lookup may then go
     /// straight to the locations visited (see [`Run::first_visited`]).
@@ -127,20 +129,21 @@ struct KeyIndex {
 /// The locations a lookup visits (see [`KeyIndex`]), ids in order.
 #[derive(Clone, Copy)]
 struct Visit<'a> {
-    holding: &'a [u32],
+    holding: &'a [(u32, u32)],
     unreadable: &'a [u32],
 }
 
 impl Visit<'_> {
     fn includes(&self, id: u32) -> bool {
-        self.holding.binary_search(&id).is_ok() || self.unreadable.binary_search(&id).is_ok()
+        self.holding.binary_search_by_key(&id, |h| h.0).is_ok() || self.unreadable.binary_search(&id).is_ok()
     }
 
     /// Whether any id in `first..first + len` is visited.
     fn any_in(&self, first: u32, len: usize) -> bool {
         let end = first + len as u32;
-        let any = |ids: &[u32]| ids.get(ids.partition_point(|&i| i < first)).is_some_and(|&i| i < end);
-        any(self.holding) || any(self.unreadable)
+        let held = self.holding.get(self.holding.partition_point(|h| h.0 < first)).is_some_and(|h| h.0 < end);
+        let unreadable = &self.unreadable;
+        held || unreadable.get(unreadable.partition_point(|&i| i < first)).is_some_and(|&i| i < end)
     }
 }
 
@@ -651,7 +654,9 @@ impl<'h> Run<'h> {
         for level in levels {
             for l in level.locations.iter().flatten().filter(|l| l.exists) {
                 match self.data_hash(level, Some(l)) {
-                    Ok(file) => file.hash.keys().for_each(|k| index.holding.entry(k.clone()).or_default().push(l.id)),
+                    Ok(file) => file.hash.keys().enumerate().for_each(|(at, k)| {
+                        index.holding.entry(k.clone()).or_default().push((l.id, at as u32));
+                    }),
                     Err(_) => index.unreadable.push(l.id),
                 }
             }
@@ -668,12 +673,18 @@ impl<'h> Run<'h> {
     fn first_visited(&mut self, levels: &[LevelProvider], lk: &LookupKey, visit: Visit) -> Found {
         let (mut holding, mut unreadable) = (visit.holding.iter().peekable(), visit.unreadable.iter().peekable());
         loop {
-            let id = match (holding.peek(), unreadable.peek()) {
-                (Some(&&h), Some(&&u)) if u < h => unreadable.next(),
-                (Some(_), _) => holding.next(),
-                (None, _) => unreadable.next(),
+            let (id, at) = match (holding.peek(), unreadable.peek()) {
+                (Some(&&(h, _)), Some(&&u)) if u < h => (u, None),
+                (Some(&&(h, at)), _) => {
+                    holding.next();
+                    (h, Some(at as usize))
+                }
+                (None, Some(&&u)) => (u, None),
+                (None, None) => return Ok(None),
             };
-            let Some(&id) = id else { return Ok(None) };
+            if at.is_none() {
+                unreadable.next();
+            }
             // Ids run on from level to level: the location's level is the last to start at or before it.
             let Some(level) = levels.partition_point(|l| l.first <= id).checked_sub(1).map(|i| &levels[i]) else {
                 continue;
@@ -681,7 +692,7 @@ impl<'h> Run<'h> {
             let Some(location) = level.locations.as_ref().and_then(|ls| ls.get((id - level.first) as usize)) else {
                 continue;
             };
-            if let Some(hit) = self.data_value(level, Some(location), lk)? {
+            if let Some(hit) = self.data_value(level, Some(location), lk, at)? {
                 return Ok(Some(hit));
             }
         }
@@ -703,7 +714,7 @@ impl<'h> Run<'h> {
         }
         let kind = || NodeKind::Provider { name: format!("Hierarchy entry \"{}\"", level.name), config_path: None };
         self.with(kind, |run| match &level.locations {
-            None => run.merge_lookup(strategy, &[()], |run, _| run.data_value(level, None, lk)),
+            None => run.merge_lookup(strategy, &[()], |run, _| run.data_value(level, None, lk, None)),
             Some(locations) => run.merge_lookup(strategy, locations, |run, l| {
                 if visit.is_some_and(|v| !v.includes(l.id)) {
                     return Ok(None);
@@ -715,7 +726,7 @@ impl<'h> Run<'h> {
                         ex.node_mut(id).tokens = l.tokens.clone();
                     }
                     if l.exists {
-                        run.data_value(level, Some(l), lk)
+                        run.data_value(level, Some(l), lk, None)
                     } else {
                         if let Some(ex) = run.ex.as_mut() {
                             ex.set_event(Event::LocationNotFound);
@@ -727,11 +738,19 @@ impl<'h> Run<'h> {
         })
     }
 
-    fn data_value(&mut self, level: &LevelProvider, location: Option<&Location>, lk: &LookupKey) -> Found {
+    /// The key's value in a level's data, if it is there; `at`: where it is
+    /// in the file, known from a [`KeyIndex`].
+    fn data_value(
+        &mut self,
+        level: &LevelProvider,
+        location: Option<&Location>,
+        lk: &LookupKey,
+        at: Option<usize>,
+    ) -> Found {
         let root = lk.root();
         let file = self.data_hash(level, location)?;
         let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
-        let index = file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| *k == lk.root_value);
+        let index = at.or_else(|| file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| *k == lk.root_value));
         let Some((index, (_, value))) = index.and_then(|i| Some((i, file.hash.get_index(i)?))).filter(|_| in_namespace)
         else {
             self.not_found(root);
