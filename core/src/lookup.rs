@@ -793,7 +793,7 @@ impl<'h> Run<'h> {
         }
         // yaml_data and json_data declare `Struct[{path=>String[1]}]`: any
         // other option, or no path, fails their argument check.
-        let has_path = |l: &&Location| !l.uri && level.options.as_ref().is_none_or(Hash::is_empty);
+        let has_path = |l: &&Location| !l.uri && level.options.as_ref().is_none_or(|o| o.is_empty());
         let Some(location) = location.filter(has_path) else {
             return Err(Error::runtime(format!(
                 "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
@@ -1198,7 +1198,7 @@ impl<'h> Run<'h> {
                 }
             }
             Value::Hash(h) if h.keys().any(has_tokens) => {
-                let mut out = Hash::with_capacity_and_hasher(h.len(), Default::default());
+                let mut out = Hash::with_capacity(h.len());
                 for (k, v) in std::mem::take(h) {
                     let k = self.interpolate(k, allow_methods, cfg)?;
                     let v = self.interpolate(v, allow_methods, cfg)?;

@@ -6,11 +6,79 @@
 use indexmap::IndexMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
+use std::rc::Rc;
+
+/// The map inside a [`Hash`].
+pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 
 /// An ordered hash, as Ruby's `Hash`: keys keep the order they were inserted in.
 /// Keys are hashed with FxHash: the data is the user's own, and hashing is
 /// a large part of a lookup's cost.
-pub type Hash = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
+///
+/// Copies share their entries until one of them is changed (it derefs to
+/// its [`Map`], mutably by copying first when shared): a lookup hands out
+/// the hashes of a parsed file many times over and seldom changes them.
+#[derive(Clone, Default, PartialEq)]
+pub struct Hash(Rc<Map>);
+
+impl Hash {
+    /// An empty hash with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Hash {
+        Hash(Rc::new(Map::with_capacity_and_hasher(n, Default::default())))
+    }
+
+    /// The map, copied only if it is shared.
+    pub fn into_map(self) -> Map {
+        Rc::unwrap_or_clone(self.0)
+    }
+}
+
+impl std::ops::Deref for Hash {
+    type Target = Map;
+    fn deref(&self) -> &Map {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Hash {
+    fn deref_mut(&mut self) -> &mut Map {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for Hash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Map> for Hash {
+    fn from(map: Map) -> Hash {
+        Hash(Rc::new(map))
+    }
+}
+
+impl FromIterator<(Value, Value)> for Hash {
+    fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Hash {
+        Hash(Rc::new(iter.into_iter().collect()))
+    }
+}
+
+impl IntoIterator for Hash {
+    type Item = (Value, Value);
+    type IntoIter = indexmap::map::IntoIter<Value, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_map().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Hash {
+    type Item = (&'a Value, &'a Value);
+    type IntoIter = indexmap::map::Iter<'a, Value, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
 
 /// A Hiera value: plain data plus the few rich values `convert_to` can make.
 #[derive(Clone, Debug)]

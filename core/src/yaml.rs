@@ -269,7 +269,7 @@ impl Loader<'_> {
             }
             entries.insert(key, (value, spans));
         }
-        let mut hash = Hash::with_capacity_and_hasher(entries.len(), Default::default());
+        let mut hash = Hash::with_capacity(entries.len());
         let mut children = Vec::with_capacity(entries.len());
         for (k, (v, s)) in entries {
             hash.insert(k, v);
