@@ -216,7 +216,7 @@ impl HieraConfig {
             let mut common = Hash::default();
             common.insert("name".into(), "Common".into());
             common.insert("path".into(), "common.yaml".into());
-            hash.insert("hierarchy".into(), Value::Array(vec![Value::Hash(common)]));
+            hash.insert("hierarchy".into(), Value::Array(vec![Value::Hash(common)].into()));
         }
         // The type check (Puppet's Struct assertion).
         for (k, v) in &hash {
@@ -350,7 +350,7 @@ impl HieraConfig {
     fn validate_v4(&mut self, hash: Hash) -> Result<(), Error> {
         let datadir = hash.get(&Value::from("datadir")).map(Value::to_ruby_s).unwrap_or_else(|| "data".into());
         let levels = match hash.get(&Value::from("hierarchy")) {
-            Some(Value::Array(a)) => a.clone(),
+            Some(Value::Array(a)) => a.to_vec(),
             Some(v) => return Err(self.type_error(&format!("entry 'hierarchy' {}", expects("an Array", v)))),
             None => {
                 let mut l = Hash::default();

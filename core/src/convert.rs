@@ -127,12 +127,12 @@ fn to_boolean(v: &Value) -> Result<Value, String> {
 fn to_array(v: Value, wrap: bool) -> Value {
     match v {
         Value::Array(a) => Value::Array(a),
-        v if wrap => Value::Array(vec![v]),
-        Value::Hash(h) => Value::Array(h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect()),
+        v if wrap => Value::Array(vec![v].into()),
+        Value::Hash(h) => Value::Array(h.into_iter().map(|(k, v)| Value::Array(vec![k, v].into())).collect()),
         Value::String(s) => Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect()),
         // An Integer is iterable in Puppet: `Array(3)` is `[0, 1, 2]`.
         Value::Integer(n) => Value::Array((0..n.max(0)).map(Value::Integer).collect()),
-        v => Value::Array(vec![v]),
+        v => Value::Array(vec![v].into()),
     }
 }
 

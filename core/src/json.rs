@@ -151,7 +151,7 @@ impl Parser<'_> {
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Value::Array(a));
+            return Ok(Value::Array(a.into()));
         }
         loop {
             self.ws();
@@ -167,7 +167,7 @@ impl Parser<'_> {
                 Some(b']') => {
                     self.i += 1;
                     self.depth -= 1;
-                    return Ok(Value::Array(a));
+                    return Ok(Value::Array(a.into()));
                 }
                 _ => return Err(Fail::Reported(self.error(451, self.i))),
             }

@@ -1035,8 +1035,8 @@ impl<'h> Run<'h> {
                 let vars = self.scope_lookup(var, "mapped_path[0]")?;
                 let vars: Vec<Value> = match vars {
                     Value::String(s) if !s.is_empty() => vec![Value::String(s)],
-                    Value::Array(a) => a,
-                    Value::Hash(h) => h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect(),
+                    Value::Array(a) => a.into_vec(),
+                    Value::Hash(h) => h.into_iter().map(|(k, v)| Value::Array(vec![k, v].into())).collect(),
                     _ => Vec::new(),
                 };
                 let mut out = Vec::new();

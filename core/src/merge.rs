@@ -131,7 +131,7 @@ impl Strategy {
     /// The first value found, made ready to merge into (`convert_value`).
     pub fn convert_value(&self, value: Value) -> Value {
         match self.kind {
-            Kind::Unique => Value::Array(flatten_or_wrap(value)),
+            Kind::Unique => Value::Array(flatten_or_wrap(value).into()),
             _ => value,
         }
     }
@@ -139,7 +139,7 @@ impl Strategy {
     /// The value when only one place was searched (`merge_single`).
     pub fn merge_single(&self, value: Value) -> Value {
         match (&self.kind, value) {
-            (Kind::Unique, Value::Array(a)) => Value::Array(uniq(a)),
+            (Kind::Unique, Value::Array(a)) => Value::Array(uniq(a.into_vec()).into()),
             (_, v) => v,
         }
     }
@@ -164,7 +164,7 @@ impl Strategy {
                 check_unique("The second element of the merge", &lower)?;
                 let mut all = flatten_or_wrap(higher.clone());
                 all.extend(flatten_or_wrap(lower));
-                Ok(Value::Array(uniq(all)))
+                Ok(Value::Array(uniq(all).into()))
             }
             Kind::Deep => {
                 let opts = self.deep_options();
@@ -222,7 +222,7 @@ fn flatten_or_wrap(v: Value) -> Vec<Value> {
     fn flatten(a: Vec<Value>, out: &mut Vec<Value>) {
         for v in a {
             match v {
-                Value::Array(inner) => flatten(inner, out),
+                Value::Array(inner) => flatten(inner.into_vec(), out),
                 v => out.push(v),
             }
         }
@@ -230,7 +230,7 @@ fn flatten_or_wrap(v: Value) -> Vec<Value> {
     match v {
         Value::Array(a) => {
             let mut out = Vec::with_capacity(a.len());
-            flatten(a, &mut out);
+            flatten(a.into_vec(), &mut out);
             out
         }
         v => vec![v],
@@ -317,7 +317,7 @@ fn deep_merge(source: &mut Value, dest: Value, o: &DeepOptions, ko: Option<&Knoc
                 let prefix_alone = src.iter().position(|v| ko.is_prefix_alone(v));
                 if prefix_alone.is_some() {
                     dest = match dest {
-                        Value::Array(_) => Value::Array(Vec::new()),
+                        Value::Array(_) => Value::Array(Default::default()),
                         Value::Hash(_) => Value::Hash(Hash::default()),
                         Value::String(_) => Value::String(String::new()),
                         _ => Value::Undef,
@@ -357,12 +357,12 @@ fn deep_merge(source: &mut Value, dest: Value, o: &DeepOptions, ko: Option<&Knoc
                         list
                     } else {
                         d.extend(src.iter().cloned());
-                        uniq(d)
+                        uniq(d.into_vec())
                     };
                     if o.sort_merged_arrays {
                         sort_values(&mut result)?;
                     }
-                    Ok(Value::Array(result))
+                    Ok(Value::Array(result.into()))
                 }
                 _ => {
                     // Ruby's `delete_if` empties the source of knockouts in place.

@@ -80,6 +80,73 @@ impl<'a> IntoIterator for &'a Hash {
     }
 }
 
+/// An array. Like [`Hash`], copies share their elements until one of them
+/// is changed; it derefs to its `Vec`.
+#[derive(Clone, Default, PartialEq)]
+pub struct Array(Rc<Vec<Value>>);
+
+impl Array {
+    /// The elements, copied only if they are shared.
+    pub fn into_vec(self) -> Vec<Value> {
+        Rc::unwrap_or_clone(self.0)
+    }
+}
+
+impl std::ops::Deref for Array {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Array {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Vec<Value>> for Array {
+    fn from(elements: Vec<Value>) -> Array {
+        Array(Rc::new(elements))
+    }
+}
+
+impl FromIterator<Value> for Array {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Array {
+        Array(Rc::new(iter.into_iter().collect()))
+    }
+}
+
+impl IntoIterator for Array {
+    type Item = Value;
+    type IntoIter = std::vec::IntoIter<Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Array {
+    type Item = &'a Value;
+    type IntoIter = std::slice::Iter<'a, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Array {
+    type Item = &'a mut Value;
+    type IntoIter = std::slice::IterMut<'a, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        Rc::make_mut(&mut self.0).iter_mut()
+    }
+}
+
 /// A Hiera value: plain data plus the few rich values `convert_to` can make.
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -96,7 +163,7 @@ pub enum Value {
     /// A Ruby symbol, as Psych loads `:name`; Puppet rejects it as data.
     Symbol(String),
     /// An array.
-    Array(Vec<Value>),
+    Array(Array),
     /// An ordered hash.
     Hash(Hash),
     /// A `Sensitive` wrapper, made by `convert_to`.
@@ -422,7 +489,7 @@ mod tests {
 
     #[test]
     fn inspect_matches_ruby() {
-        let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(1)]);
+        let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(1)].into());
         assert_eq!(v.inspect(), r#"["a\"b", nil, 1]"#);
         let mut h = Hash::default();
         h.insert(Value::from("k"), Value::Bool(true));

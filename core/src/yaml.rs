@@ -217,7 +217,7 @@ impl Loader<'_> {
                     children.push(s);
                 }
                 self.close();
-                (Value::Array(items), Spans { at, children }, anchor)
+                (Value::Array(items.into()), Spans { at, children }, anchor)
             }
             Event::MappingStart(anchor, _) => {
                 self.open(at)?;
