@@ -238,6 +238,9 @@ pub(crate) struct Run<'h> {
     module_name: Option<Rc<str>>,
     /// Keys asked for before: a session asks for the same keys again.
     keys: HashMap<Rc<str>, Rc<KnownKey>>,
+    /// One copy of each module name those keys have: every lookup takes
+    /// its key's, and most keys share a few.
+    module_names: rustc_hash::FxHashSet<Rc<str>>,
     options: HashMap<Option<Rc<str>>, Option<Rc<Compiled>>>,
     module_default_options: HashMap<Rc<str>, Option<Rc<Compiled>>>,
     global_options: Option<Option<Hash>>,
@@ -285,6 +288,7 @@ impl<'h> Run<'h> {
             top_key: Rc::from(""),
             module_name: None,
             keys: HashMap::default(),
+            module_names: Default::default(),
             options: HashMap::default(),
             module_default_options: HashMap::default(),
             global_options: None,
@@ -395,7 +399,15 @@ impl<'h> Run<'h> {
         let known = match self.keys.get(key) {
             Some(known) => known.clone(),
             None => {
-                let known = Rc::new(KnownKey { lk: LookupKey::parse(key)?, options: OnceCell::new() });
+                let mut lk = LookupKey::parse(key)?;
+                if let Some(m) = lk.module.take() {
+                    let shared = self.module_names.get(&m).cloned();
+                    lk.module = Some(shared.unwrap_or_else(|| {
+                        self.module_names.insert(m.clone());
+                        m
+                    }));
+                }
+                let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
                 self.keys.insert(known.lk.key.clone(), known.clone());
                 known
             }
