@@ -488,6 +488,20 @@ fn ruby_to_i(v: &Value) -> i128 {
 
 /// Puppet's `symkeys_to_string`: symbol keys become strings, deeply.
 pub fn symkeys_to_string(hash: Hash) -> Hash {
+    // Data seldom has symbol keys: looking costs less than building the hashes again.
+    fn has_symbol_keys(hash: &Hash) -> bool {
+        hash.iter().any(|(k, v)| {
+            matches!(k, Value::Symbol(_))
+                || match v {
+                    Value::Hash(h) => has_symbol_keys(h),
+                    Value::Array(a) => a.iter().any(|e| matches!(e, Value::Hash(h) if has_symbol_keys(h))),
+                    _ => false,
+                }
+        })
+    }
+    if !has_symbol_keys(&hash) {
+        return hash;
+    }
     hash.into_iter()
         .map(|(k, v)| {
             let k = match k {
