@@ -19,9 +19,15 @@ pub enum ErrorKind {
     Runtime,
 }
 
-/// An error from loading, configuring or looking up.
+/// An error from loading, configuring or looking up. It derefs to its
+/// [`Details`]; they are boxed, as a lookup's result passes up many calls
+/// and is far more often a value than an error.
+#[derive(Clone, PartialEq)]
+pub struct Error(Box<Details>);
+
+/// What an [`Error`] says.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Error {
+pub struct Details {
     /// Puppet's message, including any ` (file: ..., line: ...)` suffix.
     pub message: String,
     /// How Puppet classifies it.
@@ -40,24 +46,35 @@ pub struct Error {
 impl Error {
     /// A lookup error with Puppet's message.
     pub fn lookup(message: impl Into<String>) -> Error {
-        Error {
+        Error(Box::new(Details {
             message: message.into(),
             kind: ErrorKind::Lookup,
             has_issue_code: false,
             file: None,
             line: None,
             column: None,
-        }
+        }))
     }
 
     /// A hard `Puppet::Error`.
     pub fn puppet(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Puppet, ..Error::lookup(message) }
+        Error::lookup(message).with_kind(ErrorKind::Puppet)
     }
 
     /// A Ruby runtime error (ArgumentError, RegexpError...).
     pub fn runtime(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Runtime, ..Error::lookup(message) }
+        Error::lookup(message).with_kind(ErrorKind::Runtime)
+    }
+
+    /// The message, taken out of the error.
+    pub fn into_message(self) -> String {
+        self.0.message
+    }
+
+    /// The same error, classified as `kind`.
+    pub fn with_kind(mut self, kind: ErrorKind) -> Error {
+        self.kind = kind;
+        self
     }
 
     /// A lookup error raised through one of Puppet's issues, located in a file
@@ -70,14 +87,14 @@ impl Error {
             (None, Some(l)) => format!("{message} (line: {l})"),
             (None, None) => message,
         };
-        Error {
+        Error(Box::new(Details {
             message,
             kind: ErrorKind::Lookup,
             has_issue_code: true,
             file: file.map(str::to_string),
             line,
             column: None,
-        }
+        }))
     }
 
     /// Records where in a file the error is, without changing the message.
@@ -86,6 +103,33 @@ impl Error {
         self.line = line;
         self.column = column;
         self
+    }
+}
+
+impl std::ops::Deref for Error {
+    type Target = Details;
+    fn deref(&self) -> &Details {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut Details {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = &self.0;
+        f.debug_struct("Error")
+            .field("message", &d.message)
+            .field("kind", &d.kind)
+            .field("has_issue_code", &d.has_issue_code)
+            .field("file", &d.file)
+            .field("line", &d.line)
+            .field("column", &d.column)
+            .finish()
     }
 }
 

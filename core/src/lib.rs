@@ -45,7 +45,7 @@ pub mod types;
 pub mod value;
 pub mod yaml;
 
-pub use error::{Error, ErrorKind};
+pub use error::{Details, Error, ErrorKind};
 pub use lookup::{Answer, Request};
 pub use scope::Node;
 pub use value::Value;

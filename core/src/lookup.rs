@@ -389,7 +389,7 @@ impl<'h> Run<'h> {
                 many.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
             ),
         };
-        Err(Error { kind: ErrorKind::NotFound, ..Error::lookup(message) })
+        Err(Error::lookup(message).with_kind(ErrorKind::NotFound))
     }
 
     fn adapter_lookup(&mut self, key: &str, merge: Option<&Value>) -> Found {
@@ -570,7 +570,11 @@ impl<'h> Run<'h> {
         let r = f(self);
         self.names.pop();
         r.map_err(|e| match e.kind {
-            ErrorKind::Puppet => Error { kind: ErrorKind::Lookup, has_issue_code: false, ..e },
+            ErrorKind::Puppet => {
+                let mut e = e.with_kind(ErrorKind::Lookup);
+                e.has_issue_code = false;
+                e
+            }
             _ => e,
         })
     }

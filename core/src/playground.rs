@@ -236,9 +236,11 @@ impl Playground {
                 Ok(r) => Outcome::Found(r),
                 Err(message) => Outcome::Failed { message, not_found: false, place: None },
             },
-            Err(e) => {
-                Outcome::Failed { not_found: e.kind == ErrorKind::NotFound, place: self.place(&e), message: e.message }
-            }
+            Err(e) => Outcome::Failed {
+                not_found: e.kind == ErrorKind::NotFound,
+                place: self.place(&e),
+                message: e.into_message(),
+            },
         };
         Evaluation { outcome, explanation: answer.explanation, steps, options, warnings, unexplained }
     }
@@ -256,7 +258,7 @@ impl Playground {
         }
         let abs = self.absolute(path);
         let problem =
-            |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.message };
+            |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.into_message() };
         if abs.ends_with("/hiera.yaml") {
             let layer = if abs.contains("/modules/") {
                 Layer::Module
@@ -318,7 +320,7 @@ impl Playground {
                 match answer.result {
                     Ok(v) => Some((key, render(&v), sources)),
                     Err(e) if e.kind == ErrorKind::NotFound => None,
-                    Err(e) => Some((key, Err(e.message), sources)),
+                    Err(e) => Some((key, Err(e.into_message()), sources)),
                 }
             })
             .collect()

@@ -117,6 +117,6 @@ fn a_glob_with_too_many_alternatives_is_a_lookup_error() {
     files.insert("/etc/puppetlabs/code/environments/production/data/ab.yaml", "k: v\n");
     let hiera = Hiera::new(files, hiera_core::Node::default());
     let answer = hiera.lookup(&Request { keys: vec!["k".into()], ..Request::default() });
-    let message = answer.result.unwrap_err().message;
+    let message = answer.result.unwrap_err().into_message();
     assert!(message.contains("has too many alternatives"), "{message}");
 }
