@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
 use std::rc::Rc;
 
-/// The map inside a [`Hash`].
+/// The map inside a [`Hash`](struct@Hash).
 pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 
 /// An ordered hash, as Ruby's `Hash`: keys keep the order they were inserted in.
@@ -80,7 +80,7 @@ impl<'a> IntoIterator for &'a Hash {
     }
 }
 
-/// An array. Like [`Hash`], copies share their elements until one of them
+/// An array. Like [`Hash`](struct@Hash), copies share their elements until one of them
 /// is changed; it derefs to its `Vec`.
 #[derive(Clone, Default, PartialEq)]
 pub struct Array(Rc<Vec<Value>>);
