@@ -15,7 +15,6 @@ use crate::Hiera;
 use indexmap::map::RawEntryApiV1;
 use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
-use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
@@ -396,22 +395,7 @@ impl<'h> Run<'h> {
         if key == LOOKUP_OPTIONS || key.starts_with("lookup_options.") {
             return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
-        let known = match self.keys.get(key) {
-            Some(known) => known.clone(),
-            None => {
-                let mut lk = LookupKey::parse(key)?;
-                if let Some(m) = lk.module.take() {
-                    let shared = self.module_names.get(&m).cloned();
-                    lk.module = Some(shared.unwrap_or_else(|| {
-                        self.module_names.insert(m.clone());
-                        m
-                    }));
-                }
-                let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
-                self.keys.insert(known.lk.key.clone(), known.clone());
-                known
-            }
-        };
+        let known = self.known_key(key)?;
         let saved = (
             std::mem::replace(&mut self.top_key, known.lk.key.clone()),
             std::mem::replace(&mut self.module_name, known.lk.module.clone()),
@@ -419,6 +403,24 @@ impl<'h> Run<'h> {
         let r = self.adapter_lookup_key(&known, merge);
         (self.top_key, self.module_name) = saved;
         r
+    }
+
+    /// The key split, from the keys asked for before or newly.
+    fn known_key(&mut self, key: &str) -> Result<Rc<KnownKey>, Error> {
+        if let Some(known) = self.keys.get(key) {
+            return Ok(known.clone());
+        }
+        let mut lk = LookupKey::parse(key)?;
+        lk.module = lk.module.map(|m| match self.module_names.get(&m) {
+            Some(shared) => shared.clone(),
+            None => {
+                self.module_names.insert(m.clone());
+                m
+            }
+        });
+        let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
+        self.keys.insert(known.lk.key.clone(), known.clone());
+        Ok(known)
     }
 
     fn adapter_lookup_key(&mut self, known: &KnownKey, merge: Option<&Value>) -> Found {
@@ -661,8 +663,10 @@ impl<'h> Run<'h> {
         if self.ex.is_some() || !self.indexing {
             return None;
         }
-        let kept = self.providers.get_mut(pkey).map(|p| if default_hierarchy { &p.default_index } else { &p.index });
-        if let Some(Some(index)) = kept {
+        let kept = self.providers.get(pkey).and_then(Option::as_ref);
+        if let Some(index) =
+            kept.and_then(|p| if default_hierarchy { p.default_index.as_ref() } else { p.index.as_ref() })
+        {
             return Some(index.clone());
         }
         let located = levels.iter().all(|l| l.locations.is_some());
@@ -1350,21 +1354,19 @@ impl<'h> Run<'h> {
                         Ok(v)
                     }
                     None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
-                    None => Ok(Cow::Owned(Value::Undef)),
+                    None => Ok(Value::Undef),
                 }
             },
         )?;
-        if matches!(*value, Value::Undef) || segments.len() == 1 {
-            return Ok(value.into_owned());
+        if matches!(value, Value::Undef) || segments.len() == 1 {
+            return Ok(value);
         }
         Ok(self.sub_lookup(key, &segments[1..], &value)?.unwrap_or(Value::Undef))
     }
 
-    /// A variable by name; the node's own (facts, trusted) are borrowed, as
-    /// a token usually wants one fact out of the whole hash.
-    fn variable(&self, name: &str) -> Option<Cow<'h, Value>> {
+    fn variable(&self, name: &str) -> Option<Value> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
-            return Some(Cow::Owned(v.clone()));
+            return Some(v.clone());
         }
         self.hiera.scope.get(name)
     }

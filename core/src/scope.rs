@@ -3,7 +3,6 @@
 //! `environment`, and the few built-ins of a top scope.
 
 use crate::value::{Hash, Value};
-use std::borrow::Cow;
 
 /// The node a lookup is made for.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,18 +60,18 @@ impl Scope {
 
     /// A variable by name (`facts`, `::fqdn`, `trusted`...): `None` when the
     /// variable does not exist, which Puppet tells apart from a nil value.
-    pub fn get(&self, name: &str) -> Option<Cow<'_, Value>> {
+    /// (Copying `facts` copies no entries: hashes share them.)
+    pub fn get(&self, name: &str) -> Option<Value> {
         let name = name.strip_prefix("::").unwrap_or(name);
-        let made = match name {
-            "facts" => return Some(Cow::Borrowed(&self.facts)),
-            "trusted" => return Some(Cow::Borrowed(&self.trusted)),
-            "server_facts" => Value::Hash(Hash::default()),
-            "environment" => Value::String(self.environment.clone()),
-            "name" | "title" => Value::from("main"),
-            "module_name" => Value::from(""),
-            _ => return self.facts.get(name).map(Cow::Borrowed),
-        };
-        Some(Cow::Owned(made))
+        match name {
+            "facts" => Some(self.facts.clone()),
+            "trusted" => Some(self.trusted.clone()),
+            "server_facts" => Some(Value::Hash(Hash::default())),
+            "environment" => Some(Value::String(self.environment.clone())),
+            "name" | "title" => Some(Value::from("main")),
+            "module_name" => Some(Value::from("")),
+            _ => self.facts.get(name).cloned(),
+        }
     }
 
     /// The environment's name.
