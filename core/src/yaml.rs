@@ -11,6 +11,8 @@ use indexmap::IndexMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
+mod block;
+
 /// The position of a value in its file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Position {
@@ -76,6 +78,17 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
 /// Like [`load`], also noting every [`Surprise`].
 #[allow(clippy::type_complexity)]
 pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+    match block::load(text) {
+        Some((value, spans, surprises)) => Ok((Some((value, spans)), surprises)),
+        None => load_with_event_parser(text),
+    }
+}
+
+/// [`load_noting_surprises`] without its fast path for block-style text:
+/// the event parser reads any text. The two must agree, which tests and the
+/// `yaml` fuzz target check.
+#[allow(clippy::type_complexity)]
+pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
     // libyaml counts a byte order mark as a column of indentation, so the
     // first block ends with the first line that is not indented; Psych then
     // returns only that first document. A space does the same here.

@@ -1,0 +1,629 @@
+//! A fast path for the block-style YAML most data files are written in:
+//! block mappings and sequences of plain, single-line quoted and literal
+//! (`|`) scalars, with comments. The event parser spends most of a cold
+//! lookup reading such files; this reads them several times faster and gives
+//! exactly what it gives (value, spans, surprises). Anything outside that
+//! subset (flow collections, anchors, tags, merge keys, folded or multi-line
+//! scalars, escapes, tabs, documents, and every error) makes it give up, and
+//! the event parser reads the text instead: so it never needs an error
+//! message of its own. Tests and the `yaml` fuzz target compare the two.
+
+use super::{surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use crate::value::{Hash, Value};
+
+/// The text needs the event parser.
+struct GiveUp;
+
+type Read<T> = Result<T, GiveUp>;
+
+/// Reads `text` if it is in the subset, `None` otherwise.
+pub(super) fn load(text: &str) -> Option<(Value, Spans, Vec<Surprise>)> {
+    if !suitable(text) {
+        return None;
+    }
+    let mut r = Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        ascii: text.is_ascii(),
+        next: None,
+        nodes: 0,
+        depth: 0,
+        surprises: Vec::new(),
+    };
+    let (value, spans) = r.document().ok()?;
+    Some((value, spans, r.surprises))
+}
+
+/// Characters the subset leaves to the event parser: tabs and carriage
+/// returns (their rules are subtle), what YAML does not allow unescaped, and
+/// what YAML 1.1 reads as a line break (NEL, LS, PS).
+fn suitable(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if !bytes.iter().all(|&b| (b >= 0x20 && b != 0x7f) || b == b'\n') {
+        return false;
+    }
+    // In UTF-8 those start with 0xC2 (C1 controls, NEL), 0xE2 (LS, PS) or
+    // 0xEF (a byte order mark, U+FFFE, U+FFFF).
+    text.is_ascii()
+        || bytes.iter().enumerate().filter(|(_, &b)| matches!(b, 0xc2 | 0xe2 | 0xef)).all(|(i, _)| {
+            !matches!(
+                bytes[i..],
+                [0xc2, 0x80..=0x9f, ..]
+                    | [0xe2, 0x80, 0xa8 | 0xa9, ..]
+                    | [0xef, 0xbb, 0xbf, ..]
+                    | [0xef, 0xbf, 0xbe | 0xbf, ..]
+            )
+        })
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// 1-based line of `pos`.
+    line: u32,
+    line_start: usize,
+    /// Columns count characters; in an ASCII text they are byte offsets.
+    ascii: bool,
+    /// The indentation of the content line `pos` is on, `None` at the end.
+    next: Option<usize>,
+    nodes: usize,
+    depth: usize,
+    surprises: Vec<Surprise>,
+}
+
+impl<'a> Reader<'a> {
+    fn document(&mut self) -> Read<(Value, Spans)> {
+        // An optional `---` line, after comments if any.
+        if self.next_content() == Some(0) && self.bytes[self.pos..].starts_with(b"---") && self.blank_at(self.pos + 3) {
+            self.pos += 3;
+            self.end_line()?;
+            self.skip_blank()?;
+        }
+        if self.next != Some(0) || self.is_seq_entry() || self.marker() {
+            return Err(GiveUp);
+        }
+        let read = self.mapping(0)?;
+        match self.next {
+            None => Ok(read),
+            Some(_) => Err(GiveUp),
+        }
+    }
+
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.bytes.get(at).copied()
+    }
+
+    fn at(&self) -> Position {
+        let before = &self.text[self.line_start..self.pos];
+        let column = if self.ascii || before.is_ascii() { before.len() } else { before.chars().count() };
+        Position { line: self.line, column: column as u32 + 1 }
+    }
+
+    /// Whether the byte at `at` ends a token: space, line break or the end.
+    fn blank_at(&self, at: usize) -> bool {
+        matches!(self.byte(at), None | Some(b' ' | b'\n'))
+    }
+
+    fn is_seq_entry(&self) -> bool {
+        self.byte(self.pos) == Some(b'-') && self.blank_at(self.pos + 1)
+    }
+
+    /// A `---` or `...` at `pos`, which starts a line.
+    fn marker(&self) -> bool {
+        let rest = &self.bytes[self.pos..];
+        (rest.starts_with(b"---") || rest.starts_with(b"...")) && self.blank_at(self.pos + 3)
+    }
+
+    fn new_line(&mut self, after_break: usize) {
+        self.pos = after_break;
+        self.line += 1;
+        self.line_start = after_break;
+    }
+
+    /// From a line start, skips blank and comment lines; stops at the first
+    /// character of the next content line and returns its indentation.
+    fn next_content(&mut self) -> Option<usize> {
+        loop {
+            let start = self.pos;
+            let mut p = start;
+            while self.byte(p) == Some(b' ') {
+                p += 1;
+            }
+            match self.byte(p) {
+                None => {
+                    self.pos = p;
+                    self.next = None;
+                    return None;
+                }
+                Some(b'\n') => self.new_line(p + 1),
+                Some(b'#') => match self.bytes[p..].iter().position(|&b| b == b'\n') {
+                    Some(n) => self.new_line(p + n + 1),
+                    None => {
+                        self.pos = self.bytes.len();
+                        self.next = None;
+                        return None;
+                    }
+                },
+                Some(_) => {
+                    self.pos = p;
+                    self.next = Some(p - start);
+                    return self.next;
+                }
+            }
+        }
+    }
+
+    /// [`Reader::next_content`], giving up at a document marker.
+    fn skip_blank(&mut self) -> Read<()> {
+        if self.next_content() == Some(0) && self.marker() {
+            return Err(GiveUp);
+        }
+        Ok(())
+    }
+
+    /// The rest of a line after a token: spaces and a comment.
+    fn end_line(&mut self) -> Read<()> {
+        let start = self.pos;
+        let mut p = start;
+        while self.byte(p) == Some(b' ') {
+            p += 1;
+        }
+        match self.byte(p) {
+            None => self.pos = p,
+            Some(b'\n') => self.new_line(p + 1),
+            Some(b'#') if p > start => match self.bytes[p..].iter().position(|&b| b == b'\n') {
+                Some(n) => self.new_line(p + n + 1),
+                None => self.pos = self.bytes.len(),
+            },
+            Some(_) => return Err(GiveUp),
+        }
+        Ok(())
+    }
+
+    fn count(&mut self) -> Read<()> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(GiveUp);
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Read<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(GiveUp);
+        }
+        self.count()
+    }
+
+    /// A block mapping whose first key is at `pos`, in column `indent`.
+    fn mapping(&mut self, indent: usize) -> Read<(Value, Spans)> {
+        self.enter()?;
+        let mut at = None;
+        let mut hash = Hash::default();
+        let mut children = Vec::new();
+        loop {
+            let (key, colon) = self.key()?;
+            // The event parser places a block mapping at its first `:`.
+            at.get_or_insert(colon);
+            let (value, spans) = self.value(indent)?;
+            match hash.insert_full(key, value) {
+                (i, Some(_)) => children[i] = spans,
+                (_, None) => children.push(spans),
+            }
+            match self.next {
+                Some(n) if n == indent && !self.is_seq_entry() => {}
+                Some(n) if n > indent => return Err(GiveUp),
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Ok((Value::Hash(hash), Spans { at: at.unwrap_or_default(), children }))
+    }
+
+    /// A block sequence whose first `-` is at `pos`, in column `indent`.
+    fn sequence(&mut self, indent: usize, indentless: bool) -> Read<(Value, Spans)> {
+        self.enter()?;
+        let mut at = self.at();
+        let mut items = Vec::new();
+        let mut children = Vec::new();
+        loop {
+            self.pos += 1;
+            self.skip_spaces();
+            if indentless && items.is_empty() {
+                // The event parser places a sequence at its key's
+                // indentation at the token after its first `-`.
+                at = self.at();
+            }
+            let (item, spans) = match self.byte(self.pos) {
+                None | Some(b'\n' | b'#') if indentless => return Err(GiveUp),
+                None | Some(b'\n' | b'#') => self.below(indent, false)?,
+                _ if self.is_seq_entry() => return Err(GiveUp),
+                _ if self.is_key() => {
+                    let column = self.pos - self.line_start;
+                    self.mapping(column)?
+                }
+                _ => self.inline(indent)?,
+            };
+            items.push(item);
+            children.push(spans);
+            match self.next {
+                Some(n) if n == indent && self.is_seq_entry() => {}
+                Some(n) if n > indent => return Err(GiveUp),
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Ok((Value::Array(items.into()), Spans { at, children }))
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.byte(self.pos) == Some(b' ') {
+            self.pos += 1;
+        }
+    }
+
+    /// The value after a key's `:`.
+    fn value(&mut self, indent: usize) -> Read<(Value, Spans)> {
+        self.skip_spaces();
+        match self.byte(self.pos) {
+            // A sequence may sit at its key's indentation.
+            None | Some(b'\n' | b'#') => self.below(indent, true),
+            _ => self.inline(indent),
+        }
+    }
+
+    /// A collection starting on a later line, indented more than `indent`
+    /// (or a sequence as much, if `indentless`).
+    fn below(&mut self, indent: usize, indentless: bool) -> Read<(Value, Spans)> {
+        self.end_line()?;
+        self.skip_blank()?;
+        match self.next {
+            Some(n) if n > indent && self.is_seq_entry() => self.sequence(n, false),
+            Some(n) if n > indent => self.mapping(n),
+            Some(n) if n == indent && indentless && self.is_seq_entry() => self.sequence(n, true),
+            // An empty value: the event parser places it.
+            _ => Err(GiveUp),
+        }
+    }
+
+    /// A scalar on the current line, in a collection indented `indent`.
+    fn inline(&mut self, indent: usize) -> Read<(Value, Spans)> {
+        let at = self.at();
+        self.count()?;
+        let value = match self.byte(self.pos) {
+            Some(b'\'' | b'"') => Value::String(self.quoted()?),
+            Some(b'|') => {
+                let (text, at) = self.literal(indent)?;
+                self.skip_blank()?;
+                return Ok((Value::String(text), Spans { at, children: Vec::new() }));
+            }
+            _ => {
+                let text = self.plain()?;
+                if self.byte(self.pos) == Some(b':') {
+                    return Err(GiveUp);
+                }
+                self.resolve(text, at)?
+            }
+        };
+        self.end_line()?;
+        self.skip_blank()?;
+        Ok((value, Spans { at, children: Vec::new() }))
+    }
+
+    /// A mapping key, and where its `:` is.
+    fn key(&mut self) -> Read<(Value, Position)> {
+        let at = self.at();
+        let start = self.pos;
+        self.count()?;
+        let key = match self.byte(self.pos) {
+            Some(b'\'' | b'"') => {
+                let key = Value::String(self.quoted()?);
+                self.skip_spaces();
+                key
+            }
+            _ => {
+                let text = self.plain()?;
+                // Psych's merge key.
+                if text == "<<" {
+                    return Err(GiveUp);
+                }
+                self.resolve(text, at)?
+            }
+        };
+        // The event parser's limit on a key's length is its own to report.
+        if self.byte(self.pos) != Some(b':') || !self.blank_at(self.pos + 1) || self.pos - start > 1024 {
+            return Err(GiveUp);
+        }
+        let colon = self.at();
+        self.pos += 1;
+        Ok((key, colon))
+    }
+
+    /// Whether a key starts at `pos`: a scalar on this line followed by `: `.
+    fn is_key(&self) -> bool {
+        let line = &self.bytes[self.pos..];
+        let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+        let colon = |rest: &[u8]| rest.first() == Some(&b':') && matches!(rest.get(1), None | Some(b' '));
+        match line.first() {
+            // A quote that is doubled gives one (`'it''s'`), a wrong guess
+            // only costs giving up later.
+            Some(&q @ (b'\'' | b'"')) => {
+                let mut i = 1;
+                while i < line.len() {
+                    if line[i] == q && line.get(i + 1) != Some(&q) {
+                        return colon(line[i + 1..].trim_ascii_start());
+                    }
+                    i += 1 + (line[i] == q) as usize;
+                }
+                false
+            }
+            _ => (0..line.len())
+                .take_while(|&i| !(line[i] == b' ' && line.get(i + 1) == Some(&b'#')))
+                .any(|i| colon(&line[i..])),
+        }
+    }
+
+    /// A quoted scalar on one line, without escapes.
+    fn quoted(&mut self) -> Read<String> {
+        let quote = self.bytes[self.pos];
+        let mut out = String::new();
+        let mut from = self.pos + 1;
+        let mut p = from;
+        loop {
+            match self.byte(p) {
+                None | Some(b'\n') => return Err(GiveUp),
+                Some(b'\\') if quote == b'"' => return Err(GiveUp),
+                Some(b) if b == quote => {
+                    out.push_str(&self.text[from..p]);
+                    if quote == b'\'' && self.byte(p + 1) == Some(b'\'') {
+                        from = p + 1;
+                        p += 2;
+                        continue;
+                    }
+                    self.pos = p + 1;
+                    return Ok(out);
+                }
+                Some(_) => p += 1,
+            }
+        }
+    }
+
+    /// A plain scalar on one line; stops before `: `, ` #` or the line's end.
+    fn plain(&mut self) -> Read<&'a str> {
+        let start = self.pos;
+        match self.byte(start) {
+            Some(b'-' | b'?' | b':') if self.blank_at(start + 1) => return Err(GiveUp),
+            Some(
+                b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@'
+                | b'`',
+            )
+            | None => return Err(GiveUp),
+            _ => {}
+        }
+        let mut p = start;
+        let mut end = start;
+        loop {
+            match self.byte(p) {
+                None | Some(b'\n') => break,
+                Some(b':') if self.blank_at(p + 1) => break,
+                Some(b' ') if self.byte(p + 1) == Some(b'#') => break,
+                Some(b' ') => p += 1,
+                Some(_) => {
+                    p += 1;
+                    end = p;
+                }
+            }
+        }
+        // A value continued on the next line is left to the event parser by
+        // the callers' indentation checks.
+        self.pos = if self.byte(p) == Some(b':') { p } else { end };
+        let text: &'a str = self.text;
+        Ok(&text[start..end])
+    }
+
+    /// Psych's reading of a plain scalar, noting a surprising one.
+    fn resolve(&mut self, text: &str, at: Position) -> Read<Value> {
+        let value = tokenize(text.to_string(), at).map_err(|_| GiveUp)?;
+        if let Some(reading) = surprising(text, &value) {
+            self.surprises.push(Surprise { at, text: text.to_string(), reading });
+        }
+        Ok(value)
+    }
+
+    /// A literal block scalar (`|`, `|-`, `|+`) whose content is indented
+    /// more than `indent`, and where its content starts (where the event
+    /// parser places it); leaves `pos` at the start of the line after it.
+    fn literal(&mut self, indent: usize) -> Read<(String, Position)> {
+        self.pos += 1;
+        let chomp = match self.byte(self.pos) {
+            Some(c @ (b'-' | b'+')) => {
+                self.pos += 1;
+                c
+            }
+            _ => b' ',
+        };
+        if self.byte(self.pos).is_some_and(|b| b.is_ascii_digit()) || self.pos >= self.bytes.len() {
+            return Err(GiveUp);
+        }
+        self.end_line()?;
+        let mut text = String::new();
+        let mut content_indent = None;
+        let mut at = Position::default();
+        // Line breaks after the last content line, the last line's own included.
+        let mut breaks = 0;
+        while self.pos < self.bytes.len() {
+            let start = self.pos;
+            let mut p = start;
+            while self.byte(p) == Some(b' ') {
+                p += 1;
+            }
+            let spaces = p - start;
+            let Some(n) = content_indent else {
+                if spaces <= indent || self.blank_at(p) {
+                    return Err(GiveUp);
+                }
+                content_indent = Some(spaces);
+                self.pos = p;
+                at = self.at();
+                self.pos = start;
+                continue;
+            };
+            if self.byte(p) == Some(b'\n') {
+                if spaces > n {
+                    return Err(GiveUp);
+                }
+                breaks += 1;
+                self.new_line(p + 1);
+                continue;
+            }
+            if spaces < n {
+                break;
+            }
+            let Some(len) = self.bytes[start..].iter().position(|&b| b == b'\n') else {
+                return Err(GiveUp);
+            };
+            for _ in 0..breaks {
+                text.push('\n');
+            }
+            text.push_str(&self.text[start + n..start + len]);
+            breaks = 1;
+            self.new_line(start + len + 1);
+        }
+        if content_indent.is_none() {
+            return Err(GiveUp);
+        }
+        match chomp {
+            b'-' => {}
+            b'+' => text.extend(std::iter::repeat_n('\n', breaks)),
+            _ => text.push('\n'),
+        }
+        Ok((text, at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The fast path's reading, if it read `text`, after checking that it is
+    /// the event parser's.
+    fn agrees(text: &str) -> bool {
+        let Some((value, spans, surprises)) = load(text) else { return false };
+        let reference = super::super::load_with_event_parser(text);
+        // Debug text, so that NaN equals NaN.
+        let (fast, reference) = (
+            format!("{:?}", Ok::<_, super::super::YamlError>((Some((value, spans)), surprises))),
+            format!("{reference:?}"),
+        );
+        let from = fast.bytes().zip(reference.bytes()).take_while(|(a, b)| a == b).count().saturating_sub(200);
+        assert!(fast == reference, "the fast path disagrees on {text:?}:\n{}\n{}", &fast[from..], &reference[from..]);
+        true
+    }
+
+    fn texts_under(dir: &str, out: &mut Vec<String>) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for path in paths {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            if let Ok(doc) = crate::case::Document::from_yaml(&text) {
+                out.extend(doc.files.into_iter().map(|(_, t)| t));
+            }
+            out.push(text);
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_event_parser_on_every_case_gallery_example_and_seed() {
+        let mut texts = Vec::new();
+        for dir in ["../tests/conformance/cases", "../tests/conformance/own", "../www/examples", "../fuzz/corpus/yaml"]
+        {
+            texts_under(dir, &mut texts);
+        }
+        let read = texts.iter().filter(|t| agrees(t)).count();
+        // Most of them are in the subset: the fast path is not giving up on everything.
+        assert!(read * 2 > texts.len(), "read {read} of {}", texts.len());
+    }
+
+    #[test]
+    fn reads_the_subset_as_the_event_parser_does() {
+        for text in [
+            "a: 1\n",
+            "a: 1",
+            "---\na: 1\n",
+            "# c\n--- # c\na: 1\n",
+            "a: yes\nb: 0755\nc: 1e3\nd: ~\ne: 1,000\nf: :sym\ng: 2001-01-01x\nh: -1\ni: .5\n",
+            "a:\n  b:\n    c: 1\n  d: 2\ne: 3\n",
+            "a:\n- 1\n- 2\nb:\n  - x\n  - y: 1\n    z: 2\n  -\n    w: 3\n",
+            "a:\n- k: 1\n  l:\n  - m\n- n\n",
+            "a:   'it''s' # c\nb: \"q\"   \n'k': 1\n\"k2\"  : 2\n'x: y': 'a: b'\n",
+            "a  : 1\nb: x:y\nc: http://x # c\nd: x#y\n",
+            "a: |\n  one\n\n  two\n\nb: |-\n  x\n   y\nc: |+\n  k\n\n\nd: 1\n",
+            "a: | # c\n  #x\n   y\n",
+            "a: |+\n  k\n\n",
+            "a:\n  - |\n    text\n  - b\nc:\n- d: |\n    e\n  f: 1\n",
+            "a: 1\na: 2\nb: 3\n",
+            "true: 1\n1: 2\n~: 3\n",
+            "\u{e9}\u{e9}: \u{e9}\n  # c\nb:\n  \u{e9}: 1\n",
+            "a: 1\n\n   \n# end\n   ",
+            "a:\n  # c\n\n  b: 1 # c\n    # c\n",
+        ] {
+            assert!(agrees(text), "the fast path gave up on {text:?}");
+        }
+    }
+
+    #[test]
+    fn leaves_the_rest_to_the_event_parser() {
+        for text in [
+            "",
+            "# only\n",
+            "- a\n",
+            "a: [1]\n",
+            "a: {b: 1}\n",
+            "a: - b\n",
+            "a:\n",
+            "a:\nb: 1\n",
+            "a: b\n  c\n",
+            "a: b: c\n",
+            "a:\n  b: 1\n c: 2\n",
+            "<<: {a: 1}\n",
+            "a: 1\n---\nb: 2\n",
+            "a: 1\n...\n",
+            "a: &x 1\nb: *x\n",
+            "a: !!str 1\n",
+            "a: \"\\n\"\n",
+            "a: 'x\n  y'\n",
+            "a: |2\n  x\n",
+            "a: >\n  x\n",
+            "a: |\n\n  x\n",
+            "a: |\n  x",
+            "a:\tb\n",
+            "a: 1\r\n",
+            "\u{feff}a: 1\n",
+            "a: \u{85}\n",
+            "a: \u{9f}\n",
+            "a: x\u{2028}y\n",
+            "a: x\u{feff}\n",
+            "a: \u{ffff}\n",
+            "a: \u{1}\n",
+            "a: 2001-01-01\n",
+            "- - a\n",
+            "a:\n- b\n- - c\n",
+            "? a\n: b\n",
+            "%YAML 1.1\n---\na: 1\n",
+            "  a:\n - b\n",
+            "a: |  \n",
+            "... : a\n",
+            "a: 'x'y\n",
+            "a: 1 #c\nb",
+        ] {
+            assert!(load(text).is_none(), "the fast path read {text:?}");
+        }
+    }
+}
