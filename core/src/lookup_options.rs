@@ -10,6 +10,8 @@ use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 use std::cell::RefCell;
 
+mod simple;
+
 /// The options that apply to keys: by exact key, then by pattern.
 #[derive(Debug, Default)]
 pub struct Compiled {
@@ -27,21 +29,41 @@ pub struct Compiled {
 pub struct Pattern {
     /// The key as written.
     pub source: String,
-    regex: regex_lite::Regex,
-    /// Literal text every match contains, checked before the regexp runs.
-    required: Vec<String>,
-    /// Literal text every match starts with.
-    prefix: String,
+    /// The regexp as Ruby reads it: `^` and `$` match at line breaks.
+    lines: regex_lite::Regex,
+    /// The same for a key without line breaks, where `^` and `$` can only
+    /// match at its ends.
+    whole: Whole,
+    /// Literal text every match of a key without line breaks contains,
+    /// checked before the regexp runs.
+    literals: Literals,
     /// The options.
     pub options: Value,
 }
 
 impl Pattern {
     fn is_match(&self, key: &str) -> bool {
-        key.starts_with(&self.prefix)
-            && self.required.iter().all(|r| key.contains(r.as_str()))
-            && self.regex.is_match(key)
+        if key.contains('\n') {
+            return self.lines.is_match(key);
+        }
+        let Literals { prefix, inner, suffix } = &self.literals;
+        key.starts_with(prefix.as_str())
+            && key.ends_with(suffix.as_str())
+            && inner.iter().all(|r| key.contains(r.as_str()))
+            && match &self.whole {
+                Whole::Simple(simple) => simple.is_match(key),
+                Whole::Regex(regex) => regex.is_match(key),
+            }
     }
+}
+
+/// How a pattern matches a key without line breaks.
+#[derive(Debug)]
+enum Whole {
+    /// The usual shape of pattern, with a matcher of its own.
+    Simple(Box<simple::Simple>),
+    /// Any other, anchored at the start of the key by regex-lite.
+    Regex(regex_lite::Regex),
 }
 
 impl Compiled {
@@ -51,9 +73,15 @@ impl Compiled {
         for (k, v) in options {
             let key = k.to_ruby_s();
             if key.starts_with('^') {
-                let regex = compile(&key)?;
-                let (prefix, required) = required_literals(&key);
-                compiled.patterns.push(Pattern { source: key, regex, required, prefix, options: v.clone() });
+                let lines = compile(&key)?;
+                let whole = match simple::Simple::new(&key) {
+                    Some(simple) => Whole::Simple(Box::new(simple)),
+                    None => Whole::Regex(
+                        regex_lite::Regex::new(&translate(&key)).map_err(|e| Error::runtime(e.to_string()))?,
+                    ),
+                };
+                let literals = required_literals(&key);
+                compiled.patterns.push(Pattern { source: key, lines, whole, literals, options: v.clone() });
             } else {
                 compiled.keys.insert(k.clone(), v.clone());
             }
@@ -110,19 +138,32 @@ pub enum Match {
     Pattern(usize),
 }
 
-/// What a pattern's matches must contain: the literal prefix after `^` and
-/// the literal runs elsewhere. Patterns with alternation, groups, classes or
-/// escapes give nothing, which only means the regexp decides alone.
-fn required_literals(pattern: &str) -> (String, Vec<String>) {
+/// Literal text a pattern's matches must contain.
+#[derive(Debug, Default, PartialEq)]
+struct Literals {
+    /// What a match starts with (the literal text after `^`).
+    prefix: String,
+    /// Other literal runs.
+    inner: Vec<String>,
+    /// What a match ends with (the literal text before a final `$`).
+    suffix: String,
+}
+
+/// What a pattern's matches must contain, when the key has no line break.
+/// Patterns with alternation, groups, classes or counted repetition give
+/// nothing, which only means the regexp decides alone.
+fn required_literals(pattern: &str) -> Literals {
     if pattern.contains(['|', '(', '[', '{']) {
-        return (String::new(), Vec::new());
+        return Literals::default();
     }
     let body = pattern.strip_prefix('^').unwrap_or(pattern);
     let mut runs: Vec<(usize, String)> = Vec::new();
     let mut run = String::new();
     let mut start = 0;
+    let mut anchored_end = false;
     let mut chars = body.char_indices();
     while let Some((i, c)) = chars.next() {
+        anchored_end = false;
         match c {
             '\\' => match chars.next() {
                 // An escaped punctuation character is itself.
@@ -141,17 +182,19 @@ fn required_literals(pattern: &str) -> (String, Vec<String>) {
             '.' | '+' | '$' | '^' => {
                 runs.push((start, std::mem::take(&mut run)));
                 start = i + 1;
+                anchored_end = c == '$';
             }
             c => run.push(c),
         }
     }
+    let suffix = if anchored_end { runs.pop().map(|(_, r)| r).unwrap_or_default() } else { String::new() };
     runs.push((start, run));
-    let mut prefix = String::new();
-    if let Some((0, first)) = runs.first() {
-        prefix = first.clone();
-    }
-    let required = runs.into_iter().map(|(_, r)| r).filter(|r| r.len() > 1).collect();
-    (prefix, required)
+    let prefix = match runs.first_mut() {
+        Some((0, first)) => std::mem::take(first),
+        _ => String::new(),
+    };
+    let inner = runs.into_iter().map(|(_, r)| r).filter(|r| r.len() > 1).collect();
+    Literals { prefix, inner, suffix }
 }
 
 /// Puppet's `validate_lookup_options`: a hash, and in a module only keys and
@@ -225,7 +268,13 @@ fn unbalanced(pattern: &str) -> Option<&'static str> {
 /// Ruby's `^`/`$` match at line boundaries and `\A`/`\z`/`\Z` at the ends;
 /// `\h` is a hex digit. The rest of the common syntax is shared.
 pub fn ruby_regex_to_rust(pattern: &str) -> String {
-    let mut out = String::from("(?m)");
+    format!("(?m){}", translate(pattern))
+}
+
+/// A Ruby regexp in regex-lite's syntax, but for `^` and `$`, which match
+/// only at the ends of the text as regex-lite reads them.
+fn translate(pattern: &str) -> String {
+    let mut out = String::new();
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\' {
@@ -262,17 +311,31 @@ mod tests {
 
     #[test]
     fn literal_prefilter_is_sound() {
-        assert_eq!(
-            required_literals("^profile::.*_settings$"),
-            ("profile::".into(), vec!["profile::".into(), "_settings".into()])
-        );
-        assert_eq!(required_literals("^ab*c"), ("a".into(), vec![]));
-        assert_eq!(required_literals("^(a|b)::x"), (String::new(), vec![]));
-        assert_eq!(
-            required_literals(r"^profile::\w+::\w+_settings$"),
-            ("profile::".into(), vec!["profile::".into(), "::".into(), "_settings".into()])
-        );
-        assert_eq!(required_literals(r"^a\.b"), ("a.b".into(), vec!["a.b".into()]));
+        let literals = |prefix: &str, inner: &[&str], suffix: &str| Literals {
+            prefix: prefix.into(),
+            inner: inner.iter().map(|s| s.to_string()).collect(),
+            suffix: suffix.into(),
+        };
+        assert_eq!(required_literals("^profile::.*_settings$"), literals("profile::", &[], "_settings"));
+        assert_eq!(required_literals("^ab*c"), literals("a", &[], ""));
+        assert_eq!(required_literals("^(a|b)::x$"), literals("", &[], ""));
+        assert_eq!(required_literals(r"^profile::\w+::\w+_settings$"), literals("profile::", &["::"], "_settings"));
+        assert_eq!(required_literals(r"^a\.b"), literals("a.b", &[], ""));
+        assert_eq!(required_literals(r"^a\$"), literals("a$", &[], ""));
+        assert_eq!(required_literals(r"^x.*\.com$"), literals("x", &[], ".com"));
+        assert_eq!(required_literals(r"^x.*ab?$"), literals("x", &[], ""));
+    }
+
+    #[test]
+    fn a_line_break_lets_anchors_match_inside_the_key() {
+        let (opts, _) = crate::yaml::load("'^web::.*_hosts$': {merge: unique}\n").unwrap().unwrap();
+        let c = Compiled::new(opts.as_hash().unwrap()).unwrap();
+        let matches = |k: &str| c.patterns[0].is_match(k);
+        assert!(matches("web::a_hosts"));
+        assert!(!matches("web::a_hosts::x"));
+        // Ruby's `^` and `$` match at line breaks.
+        assert!(matches("x\nweb::a_hosts\ny"));
+        assert!(!matches("x\nweb::a_host"));
     }
 
     #[test]
