@@ -387,6 +387,9 @@ fn surprising(text: &str, value: &Value) -> Option<String> {
 /// `1e3`, `-2E+5`: numbers to a reader, strings to Psych.
 fn looks_like_exponent_number(text: &str) -> bool {
     let t = text.trim_start_matches(['-', '+']);
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
     let Some((mantissa, exp)) = t.split_once(['e', 'E']) else { return false };
     let exp = exp.trim_start_matches(['-', '+']);
     !mantissa.is_empty()
@@ -403,6 +406,9 @@ fn disallowed(class: &str, at: Position) -> YamlError {
 fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
     if s.is_empty() {
         return Ok(Value::Undef);
+    }
+    if let Some(i) = decimal(&s) {
+        return Ok(i);
     }
     if looks_like_word(&s) || s.contains('\n') {
         if s.chars().count() > 5 {
@@ -461,6 +467,18 @@ fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
         return Ok(i);
     }
     Ok(Value::String(s))
+}
+
+/// A plain decimal integer (`3143`, `-1`, `0`), the commonest number in data,
+/// which every other reading of [`tokenize`] leaves alone.
+fn decimal(s: &str) -> Option<Value> {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s).as_bytes();
+    // 30 digits fit an i128; longer ones take the general path.
+    if digits.is_empty() || digits.len() > 30 || (digits[0] == b'0' && digits.len() > 1) {
+        return None;
+    }
+    let n = digits.iter().try_fold(0i128, |n, &d| d.is_ascii_digit().then(|| n * 10 + i128::from(d - b'0')))?;
+    Some(Value::Integer(if s.starts_with('-') { -n } else { n }))
 }
 
 /// `^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+` (unanchored at the end).
@@ -719,6 +737,9 @@ mod tests {
         assert_eq!(one("1_000_000"), Value::Integer(1_000_000));
         assert_eq!(one("1,000"), Value::Integer(1000));
         assert_eq!(one("+42"), Value::Integer(42));
+        assert_eq!(one("-0"), Value::Integer(0));
+        assert_eq!(one("-3143"), Value::Integer(-3143));
+        assert_eq!(one("170141183460469231731687303715884105727"), Value::Integer(i128::MAX));
         assert_eq!(one("1e3"), Value::from("1e3"));
         assert_eq!(one("1.5e+3"), Value::Float(1500.0));
         assert_eq!(one("3."), Value::Float(3.0));

@@ -8,7 +8,7 @@
 //! the event parser reads the text instead: so it never needs an error
 //! message of its own. Tests and the `yaml` fuzz target compare the two.
 
-use super::{surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use super::{decimal, surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
 use crate::value::{Hash, Value};
 
 /// The text needs the event parser.
@@ -32,6 +32,8 @@ pub(super) fn load(text: &str) -> Option<(Value, Spans, Vec<Surprise>)> {
         nodes: 0,
         depth: 0,
         surprises: Vec::new(),
+        pairs: Vec::new(),
+        items: Vec::new(),
     };
     let (value, spans) = r.document().ok()?;
     Some((value, spans, r.surprises))
@@ -73,6 +75,10 @@ struct Reader<'a> {
     nodes: usize,
     depth: usize,
     surprises: Vec<Surprise>,
+    /// The entries of the open mappings, then of the open sequences: a
+    /// collection is built at its end at its exact size.
+    pairs: Vec<(Value, Value, Spans)>,
+    items: Vec<(Value, Spans)>,
 }
 
 impl<'a> Reader<'a> {
@@ -204,17 +210,13 @@ impl<'a> Reader<'a> {
     fn mapping(&mut self, indent: usize) -> Read<(Value, Spans)> {
         self.enter()?;
         let mut at = None;
-        let mut hash = Hash::default();
-        let mut children = Vec::new();
+        let base = self.pairs.len();
         loop {
             let (key, colon) = self.key()?;
             // The event parser places a block mapping at its first `:`.
             at.get_or_insert(colon);
             let (value, spans) = self.value(indent)?;
-            match hash.insert_full(key, value) {
-                (i, Some(_)) => children[i] = spans,
-                (_, None) => children.push(spans),
-            }
+            self.pairs.push((key, value, spans));
             match self.next {
                 Some(n) if n == indent && !self.is_seq_entry() => {}
                 Some(n) if n > indent => return Err(GiveUp),
@@ -222,6 +224,14 @@ impl<'a> Reader<'a> {
             }
         }
         self.depth -= 1;
+        let len = self.pairs.len() - base;
+        let (mut hash, mut children) = (Hash::with_capacity(len), Vec::with_capacity(len));
+        for (key, value, spans) in self.pairs.drain(base..) {
+            match hash.insert_full(key, value) {
+                (i, Some(_)) => children[i] = spans,
+                (_, None) => children.push(spans),
+            }
+        }
         Ok((Value::Hash(hash), Spans { at: at.unwrap_or_default(), children }))
     }
 
@@ -229,12 +239,11 @@ impl<'a> Reader<'a> {
     fn sequence(&mut self, indent: usize, indentless: bool) -> Read<(Value, Spans)> {
         self.enter()?;
         let mut at = self.at();
-        let mut items = Vec::new();
-        let mut children = Vec::new();
+        let base = self.items.len();
         loop {
             self.pos += 1;
             self.skip_spaces();
-            if indentless && items.is_empty() {
+            if indentless && self.items.len() == base {
                 // The event parser places a sequence at its key's
                 // indentation at the token after its first `-`.
                 at = self.at();
@@ -249,8 +258,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => self.inline(indent)?,
             };
-            items.push(item);
-            children.push(spans);
+            self.items.push((item, spans));
             match self.next {
                 Some(n) if n == indent && self.is_seq_entry() => {}
                 Some(n) if n > indent => return Err(GiveUp),
@@ -258,6 +266,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.depth -= 1;
+        let (items, children): (Vec<_>, Vec<_>) = self.items.drain(base..).unzip();
         Ok((Value::Array(items.into()), Spans { at, children }))
     }
 
@@ -405,30 +414,31 @@ impl<'a> Reader<'a> {
             | None => return Err(GiveUp),
             _ => {}
         }
-        let mut p = start;
-        let mut end = start;
-        loop {
-            match self.byte(p) {
-                None | Some(b'\n') => break,
-                Some(b':') if self.blank_at(p + 1) => break,
-                Some(b' ') if self.byte(p + 1) == Some(b'#') => break,
-                Some(b' ') => p += 1,
-                Some(_) => {
-                    p += 1;
-                    end = p;
-                }
+        let rest = &self.bytes[start..];
+        let (mut i, mut end) = (0, 0);
+        while i < rest.len() {
+            match rest[i] {
+                b'\n' => break,
+                b':' if matches!(rest.get(i + 1), None | Some(b' ' | b'\n')) => break,
+                b' ' if rest.get(i + 1) == Some(&b'#') => break,
+                b' ' => {}
+                _ => end = i + 1,
             }
+            i += 1;
         }
         // A value continued on the next line is left to the event parser by
         // the callers' indentation checks.
-        self.pos = if self.byte(p) == Some(b':') { p } else { end };
+        self.pos = start + if rest.get(i) == Some(&b':') { i } else { end };
         let text: &'a str = self.text;
-        Ok(&text[start..end])
+        Ok(&text[start..start + end])
     }
 
     /// Psych's reading of a plain scalar, noting a surprising one.
     fn resolve(&mut self, text: &str, at: Position) -> Read<Value> {
-        let value = tokenize(text.to_string(), at).map_err(|_| GiveUp)?;
+        let value = match decimal(text) {
+            Some(i) => i,
+            None => tokenize(text.to_string(), at).map_err(|_| GiveUp)?,
+        };
         if let Some(reading) = surprising(text, &value) {
             self.surprises.push(Surprise { at, text: text.to_string(), reading });
         }
