@@ -404,8 +404,11 @@ fn disallowed(class: &str, at: Position) -> YamlError {
 
 /// Psych's `ScalarScanner#tokenize` for plain scalars (Psych 4, Ruby 3.1).
 fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
-    if s.is_empty() {
-        return Ok(Value::Undef);
+    let Some(&first) = s.as_bytes().first() else { return Ok(Value::Undef) };
+    // The commonest plain scalars, words, in short: one starting with a
+    // letter is a string, unless it is one of the short words below.
+    if first.is_ascii_alphabetic() && (s.len() > 5 || !matches!(first | 0x20, b'y' | b't' | b'o' | b'n' | b'f')) {
+        return Ok(Value::String(s));
     }
     if let Some(i) = decimal(&s) {
         return Ok(i);
@@ -472,7 +475,10 @@ fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
 /// A plain decimal integer (`3143`, `-1`, `0`), the commonest number in data,
 /// which every other reading of [`tokenize`] leaves alone.
 fn decimal(s: &str) -> Option<Value> {
-    let digits = s.strip_prefix(['-', '+']).unwrap_or(s).as_bytes();
+    let digits = match s.as_bytes() {
+        [b'-' | b'+', rest @ ..] => rest,
+        all => all,
+    };
     // 30 digits fit an i128; longer ones take the general path.
     if digits.is_empty() || digits.len() > 30 || (digits[0] == b'0' && digits.len() > 1) {
         return None;
@@ -730,6 +736,10 @@ mod tests {
         assert_eq!(one("yes"), Value::Bool(true));
         assert_eq!(one("Off"), Value::Bool(false));
         assert_eq!(one("y"), Value::from("y"));
+        assert_eq!(one("ON"), Value::Bool(true));
+        assert_eq!(one("NULL"), Value::Undef);
+        assert_eq!(one("nope"), Value::from("nope"));
+        assert_eq!(one("Falsehood"), Value::from("Falsehood"));
         assert_eq!(one("0755"), Value::Integer(493));
         assert_eq!(one("08"), Value::from("08"));
         assert_eq!(one("0x1F"), Value::Integer(31));
