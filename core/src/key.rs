@@ -22,7 +22,7 @@ impl LookupKey {
     /// Splits `key`; a malformed key is Puppet's "Syntax error in key".
     pub fn parse(key: &str) -> Result<LookupKey, crate::Error> {
         let syntax_error = || crate::Error::lookup(format!("Syntax error in key: '{key}'"));
-        let (root, segments) = if key.contains(['\'', '"', '.']) {
+        let (root, segments) = if needs_split(key) {
             let mut segments = split_key(key).ok_or_else(syntax_error)?;
             (segments.remove(0).to_ruby_s(), segments)
         } else {
@@ -44,9 +44,14 @@ impl LookupKey {
     }
 }
 
+/// Whether a key has a dot or a quote: most have neither, and are their own root.
+fn needs_split(key: &str) -> bool {
+    key.bytes().any(|b| matches!(b, b'\'' | b'"' | b'.'))
+}
+
 /// Puppet's `split_key`: `None` on a syntax error.
 pub fn split_key(key: &str) -> Option<Vec<Value>> {
-    if !key.contains(['\'', '"', '.']) {
+    if !needs_split(key) {
         return Some(vec![Value::from(key)]);
     }
     // Ruby's `key.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/)`: the text

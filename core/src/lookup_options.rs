@@ -6,9 +6,6 @@ use crate::error::Error;
 use crate::key::LookupKey;
 use crate::value::{Hash, Value};
 use indexmap::map::RawEntryApiV1;
-use indexmap::IndexMap;
-use rustc_hash::FxBuildHasher;
-use std::cell::RefCell;
 
 mod simple;
 
@@ -19,9 +16,6 @@ pub struct Compiled {
     pub keys: Hash,
     /// Options by pattern, in the order they were given.
     pub patterns: Vec<Pattern>,
-    /// Which pattern each key asked about so far matched: regexp matching
-    /// is the costliest step of a lookup, and the same keys come back.
-    matched: RefCell<IndexMap<Value, Option<usize>, FxBuildHasher>>,
 }
 
 /// A `lookup_options` regexp key.
@@ -103,17 +97,9 @@ impl Compiled {
                 return Some(Match::Key(i));
             }
         }
-        let cached = self.matched.borrow().raw_entry_v1().from_hash(key.root_hash, same).map(|(_, i)| *i);
-        let index = match cached {
-            Some(i) => i,
-            None => {
-                let root = key.root();
-                let has_break = root.contains('\n');
-                let i = self.patterns.iter().position(|p| p.is_match(root, has_break));
-                self.matched.borrow_mut().insert(key.root_value.clone(), i);
-                i
-            }
-        };
+        let root = key.root();
+        let has_break = root.contains('\n');
+        let index = self.patterns.iter().position(|p| p.is_match(root, has_break));
         index.map(Match::Pattern)
     }
 
