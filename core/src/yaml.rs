@@ -361,7 +361,10 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
 
 /// Why a plain scalar's YAML 1.1 reading may surprise, if it may.
 fn surprising(text: &str, value: &Value) -> Option<String> {
-    let digits = text.trim_start_matches(['-', '+']);
+    let octal = || {
+        let digits = text.trim_start_matches(['-', '+']).as_bytes();
+        digits.len() > 1 && digits[0] == b'0' && digits[1].is_ascii_digit()
+    };
     match value {
         Value::Bool(b) if !matches!(text.to_ascii_lowercase().as_str(), "true" | "false") => {
             Some(format!("`{text}` is read as the boolean {b} (YAML 1.1); quote it for the string"))
@@ -369,7 +372,7 @@ fn surprising(text: &str, value: &Value) -> Option<String> {
         Value::Integer(i) if text.contains(':') => {
             Some(format!("`{text}` is read as the number {i} (base 60); quote it for the string"))
         }
-        Value::Integer(i) if digits.len() > 1 && digits.starts_with('0') && digits.as_bytes()[1].is_ascii_digit() => {
+        Value::Integer(i) if octal() => {
             Some(format!("`{text}` is read as the octal number {i}; quote it for the string"))
         }
         Value::Integer(i) if text.contains([',', '_']) => Some(format!("`{text}` is read as the number {i}")),

@@ -110,7 +110,12 @@ impl<'a> Reader<'a> {
     }
 
     fn at(&self) -> Position {
-        let before = &self.text[self.line_start..self.pos];
+        self.position(self.pos)
+    }
+
+    /// The position of `pos`, on the current line.
+    fn position(&self, pos: usize) -> Position {
+        let before = &self.text[self.line_start..pos];
         let column = if self.ascii || before.is_ascii() { before.len() } else { before.chars().count() };
         Position { line: self.line, column: column as u32 + 1 }
     }
@@ -308,7 +313,7 @@ impl<'a> Reader<'a> {
 
     /// A scalar on the current line, in a collection indented `indent`.
     fn inline(&mut self, indent: usize) -> Read<(Value, Spans)> {
-        let at = self.at();
+        let (start, at) = (self.pos, self.at());
         self.count()?;
         let value = match self.byte(self.pos) {
             Some(b'\'' | b'"') => Value::String(self.quoted()?),
@@ -322,7 +327,7 @@ impl<'a> Reader<'a> {
                 if self.byte(self.pos) == Some(b':') {
                     return Err(GiveUp);
                 }
-                self.resolve(text, at)?
+                self.resolve(text, start)?
             }
         };
         self.end_line()?;
@@ -332,7 +337,6 @@ impl<'a> Reader<'a> {
 
     /// A mapping key, and where its `:` is.
     fn key(&mut self) -> Read<(Value, Position)> {
-        let at = self.at();
         let start = self.pos;
         self.count()?;
         let key = match self.byte(self.pos) {
@@ -347,7 +351,7 @@ impl<'a> Reader<'a> {
                 if text == "<<" {
                     return Err(GiveUp);
                 }
-                self.resolve(text, at)?
+                self.resolve(text, start)?
             }
         };
         // The event parser's limit on a key's length is its own to report.
@@ -447,13 +451,17 @@ impl<'a> Reader<'a> {
         Ok(&text[start..start + end])
     }
 
-    /// Psych's reading of a plain scalar, noting a surprising one.
-    fn resolve(&mut self, text: &str, at: Position) -> Read<Value> {
-        let value = match decimal(text) {
-            Some(i) => i,
-            None => tokenize(text.to_string(), at).map_err(|_| GiveUp)?,
-        };
+    /// Psych's reading of a plain scalar that starts at `start` on the
+    /// current line, noting a surprising one.
+    fn resolve(&mut self, text: &str, start: usize) -> Read<Value> {
+        // A plain decimal is what it looks like.
+        if let Some(i) = decimal(text) {
+            return Ok(i);
+        }
+        // An error is the event parser's to place and report.
+        let value = tokenize(text.to_string(), Position::default()).map_err(|_| GiveUp)?;
         if let Some(reading) = surprising(text, &value) {
+            let at = self.position(start);
             self.surprises.push(Surprise { at, text: text.to_string(), reading });
         }
         Ok(value)
@@ -593,6 +601,7 @@ mod tests {
             "a: |+\n  k\n\n",
             "a:\n  - |\n    text\n  - b\nc:\n- d: |\n    e\n  f: 1\n",
             "a: 1\na: 2\nb: 3\n",
+            "yes: 1\n\u{e9}: 0755\nb:\n  \u{e9}\u{e9}: 1,000\nc:\n  - on\n",
             "true: 1\n1: 2\n~: 3\n",
             "\u{e9}\u{e9}: \u{e9}\n  # c\nb:\n  \u{e9}: 1\n",
             "a: 1\n\n   \n# end\n   ",
