@@ -224,8 +224,10 @@ impl<'a> Reader<'a> {
         let base = self.pairs.len();
         loop {
             let (key, colon) = self.key()?;
-            // The event parser places a block mapping at its first `:`.
-            at.get_or_insert(colon);
+            if at.is_none() {
+                // The event parser places a block mapping at its first `:`.
+                at = Some(self.position(colon));
+            }
             let (value, spans) = self.value(indent)?;
             self.pairs.push((key, value, spans));
             match self.next {
@@ -335,8 +337,8 @@ impl<'a> Reader<'a> {
         Ok((value, Spans { at, children: Vec::new() }))
     }
 
-    /// A mapping key, and where its `:` is.
-    fn key(&mut self) -> Read<(Value, Position)> {
+    /// A mapping key, and where its `:` is on the current line.
+    fn key(&mut self) -> Read<(Value, usize)> {
         let start = self.pos;
         self.count()?;
         let key = match self.byte(self.pos) {
@@ -358,7 +360,7 @@ impl<'a> Reader<'a> {
         if self.byte(self.pos) != Some(b':') || !self.blank_at(self.pos + 1) || self.pos - start > 1024 {
             return Err(GiveUp);
         }
-        let colon = self.at();
+        let colon = self.pos;
         self.pos += 1;
         Ok((key, colon))
     }
