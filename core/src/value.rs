@@ -213,7 +213,8 @@ impl StdHash for Value {
             Value::Undef => {}
             Value::Bool(b) => b.hash(state),
             Value::Integer(i) => i.hash(state),
-            Value::Float(f) => f.to_bits().hash(state),
+            // -0.0 == 0.0, so they hash alike (as in Ruby).
+            Value::Float(f) => (if *f == 0.0 { 0.0f64 } else { *f }).to_bits().hash(state),
             Value::String(s) | Value::Symbol(s) => s.hash(state),
             Value::Array(a) => a.hash(state),
             // Order-independent, to agree with `eq`.
