@@ -139,10 +139,13 @@ struct Literals {
 }
 
 /// What a pattern's matches must contain, when the key has no line break.
-/// Patterns with alternation, groups, classes or counted repetition give
-/// nothing, which only means the regexp decides alone.
+/// Patterns with alternation, groups, classes, counted or stacked
+/// repetition (`a+*`), or escapes other than one-character classes and
+/// anchors (`\x41`, `\1`) give nothing, which only means the regexp decides
+/// alone.
 fn required_literals(pattern: &str) -> Literals {
-    if pattern.contains(['|', '(', '[', '{']) {
+    let stacked = pattern.as_bytes().windows(2).any(|w| matches!(w, [b'*' | b'+' | b'?', b'*' | b'+' | b'?']));
+    if pattern.contains(['|', '(', '[', '{']) || stacked {
         return Literals::default();
     }
     let body = pattern.strip_prefix('^').unwrap_or(pattern);
@@ -157,11 +160,17 @@ fn required_literals(pattern: &str) -> Literals {
             '\\' => match chars.next() {
                 // An escaped punctuation character is itself.
                 Some((_, e)) if e.is_ascii_punctuation() => run.push(e),
-                // A class (`\w`, `\d`...) or anchor ends the literal run.
-                _ => {
+                // A class (`\w`, `\d`...), anchor or control character ends the literal run.
+                Some((
+                    _,
+                    'w' | 'W' | 'd' | 'D' | 's' | 'S' | 'h' | 'H' | 'b' | 'B' | 'A' | 'z' | 'Z' | 'n' | 't' | 'r',
+                ))
+                | None => {
                     runs.push((start, std::mem::take(&mut run)));
                     start = i + 1;
                 }
+                // Anything else may stand for several characters of the pattern.
+                Some(_) => return Literals::default(),
             },
             '*' | '?' => {
                 run.pop();
@@ -271,6 +280,8 @@ fn translate(pattern: &str) -> String {
                 Some('h') => out.push_str("[0-9a-fA-F]"),
                 Some('H') => out.push_str("[^0-9a-fA-F]"),
                 Some('Z') => out.push_str(r"(?:\n?\z)"),
+                // Word boundaries to regex-lite, plain characters to Ruby.
+                Some(c @ ('<' | '>')) => out.push(c),
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
@@ -313,6 +324,47 @@ mod tests {
         assert_eq!(required_literals(r"^a\$"), literals("a$", &[], ""));
         assert_eq!(required_literals(r"^x.*\.com$"), literals("x", &[], ".com"));
         assert_eq!(required_literals(r"^x.*ab?$"), literals("x", &[], ""));
+        assert_eq!(required_literals(r"^xa+*"), literals("", &[], ""));
+        assert_eq!(required_literals(r"^\x41bc"), literals("", &[], ""));
+        assert_eq!(required_literals(r"^a\>"), literals("a>", &[], ""));
+    }
+
+    /// The prefilter and the matcher together against regex-lite, on
+    /// patterns built from atoms and quantifiers a prefilter could misread.
+    #[test]
+    fn a_key_without_line_breaks_matches_as_regex_lite_says() {
+        let atoms = ["a", "b", ":", ".", r"\w", r"\d", r"\.", r"\<", r"\>", r"\x41", r"\$", "é"];
+        let quantifiers = ["", "", "?", "*", "+", "+*", "*?", "+?", "??"];
+        let key_chars = ['a', 'b', ':', 'A', '<', '>', '.', '$', 'é', '1'];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let mut pattern = String::from("^");
+            for _ in 0..1 + next(5) {
+                pattern.push_str(atoms[next(atoms.len())]);
+                pattern.push_str(quantifiers[next(quantifiers.len())]);
+            }
+            if next(2) == 0 {
+                pattern.push('$');
+            }
+            let mut options = Hash::default();
+            options.insert(Value::from(pattern.as_str()), Value::Undef);
+            // Patterns regex-lite refuses are an error before any matching.
+            let Ok(compiled) = Compiled::new(&options) else { continue };
+            let p = &compiled.patterns[0];
+            for _ in 0..20 {
+                let key: String = (0..next(8)).map(|_| key_chars[next(key_chars.len())]).collect();
+                assert_eq!(p.is_match(&key, false), p.lines.is_match(&key), "{pattern} on {key:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 30_000, "{checked}");
     }
 
     #[test]

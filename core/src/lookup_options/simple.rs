@@ -1,6 +1,7 @@
 //! A matcher for the `lookup_options` patterns people write
-//! (`^profile::\w+::\w+_settings$`): single characters and classes, each
-//! once, optional or repeated, after `^` and before an optional `$`. It runs
+//! (`^profile::\w+::\w+_settings$`): a sequence of single characters and
+//! classes, each matched once, optionally (`?`) or repeatedly (`+`, `*`),
+//! after `^` and before an optional `$`. It runs
 //! the pattern as a bit-parallel automaton (shift-and), one step per
 //! character, where regex-lite's PikeVM spends twenty times longer on
 //! a key. It reads patterns as [`super::translate`] gives them to regex-lite,
@@ -71,7 +72,11 @@ impl Simple {
                 '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => return None,
                 c => Class::Char(c),
             };
-            let bit = 1u64.checked_shl(classes.len() as u32).filter(|_| classes.len() < 63)?;
+            // Bit 63 is the state after the last atom.
+            if classes.len() == 63 {
+                return None;
+            }
+            let bit = 1u64 << classes.len();
             match chars.peek() {
                 Some('?') => optional |= bit,
                 Some('*') => {
@@ -139,9 +144,9 @@ mod tests {
     /// a seeded generator reaches: the matcher must agree with regex-lite.
     #[test]
     fn agrees_with_regex_lite() {
-        let atoms = ["a", "b", ":", "_", ".", r"\w", r"\W", r"\d", r"\s", r"\S", r"\.", "é"];
+        let atoms = ["a", "b", ":", "_", ".", r"\w", r"\W", r"\d", r"\s", r"\S", r"\.", r"\<", r"\>", "é"];
         let quantifiers = ["", "", "?", "*", "+"];
-        let key_chars = ['a', 'b', ':', '_', '1', ' ', '.', 'é', '-'];
+        let key_chars = ['a', 'b', ':', '_', '1', ' ', '.', 'é', '-', '<', '>'];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
             seed ^= seed << 13;
