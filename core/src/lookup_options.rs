@@ -329,6 +329,41 @@ mod tests {
         assert_eq!(required_literals(r"^a\>"), literals("a>", &[], ""));
     }
 
+    /// Patterns and keys from small alphabets, drawn by a seeded xorshift
+    /// generator, to compare matchers with regex-lite.
+    pub(super) struct Generated(u64);
+
+    impl Generated {
+        pub(super) fn new(seed: u64) -> Generated {
+            Generated(seed)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        /// `^`, then 1 to `most` atoms each with a quantifier, and half the time `$`.
+        pub(super) fn pattern(&mut self, atoms: &[&str], quantifiers: &[&str], most: usize) -> String {
+            let mut pattern = String::from("^");
+            for _ in 0..1 + self.below(most) {
+                pattern.push_str(atoms[self.below(atoms.len())]);
+                pattern.push_str(quantifiers[self.below(quantifiers.len())]);
+            }
+            if self.below(2) == 0 {
+                pattern.push('$');
+            }
+            pattern
+        }
+
+        /// Fewer than `most` characters.
+        pub(super) fn key(&mut self, chars: &[char], most: usize) -> String {
+            (0..self.below(most)).map(|_| chars[self.below(chars.len())]).collect()
+        }
+    }
+
     /// The prefilter and the matcher together against regex-lite, on
     /// patterns built from atoms and quantifiers a prefilter could misread.
     #[test]
@@ -336,30 +371,17 @@ mod tests {
         let atoms = ["a", "b", ":", ".", r"\w", r"\d", r"\.", r"\<", r"\>", r"\x41", r"\$", "é"];
         let quantifiers = ["", "", "?", "*", "+", "+*", "*?", "+?", "??"];
         let key_chars = ['a', 'b', ':', 'A', '<', '>', '.', '$', 'é', '1'];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut generated = Generated::new(0x9e37_79b9_7f4a_7c15);
         let mut checked = 0;
         for _ in 0..2000 {
-            let mut pattern = String::from("^");
-            for _ in 0..1 + next(5) {
-                pattern.push_str(atoms[next(atoms.len())]);
-                pattern.push_str(quantifiers[next(quantifiers.len())]);
-            }
-            if next(2) == 0 {
-                pattern.push('$');
-            }
+            let pattern = generated.pattern(&atoms, &quantifiers, 5);
             let mut options = Hash::default();
             options.insert(Value::from(pattern.as_str()), Value::Undef);
             // Patterns regex-lite refuses are an error before any matching.
             let Ok(compiled) = Compiled::new(&options) else { continue };
             let p = &compiled.patterns[0];
             for _ in 0..20 {
-                let key: String = (0..next(8)).map(|_| key_chars[next(key_chars.len())]).collect();
+                let key = generated.key(&key_chars, 8);
                 assert_eq!(p.is_match(&key, false), p.lines.is_match(&key), "{pattern} on {key:?}");
                 checked += 1;
             }

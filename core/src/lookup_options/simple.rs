@@ -147,27 +147,14 @@ mod tests {
         let atoms = ["a", "b", ":", "_", ".", r"\w", r"\W", r"\d", r"\s", r"\S", r"\.", r"\<", r"\>", "é"];
         let quantifiers = ["", "", "?", "*", "+"];
         let key_chars = ['a', 'b', ':', '_', '1', ' ', '.', 'é', '-', '<', '>'];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut generated = super::super::tests::Generated::new(0x2545_f491_4f6c_dd1d);
         let mut checked = 0;
         for _ in 0..3000 {
-            let mut pattern = String::from("^");
-            for _ in 0..1 + next(6) {
-                pattern.push_str(atoms[next(atoms.len())]);
-                pattern.push_str(quantifiers[next(quantifiers.len())]);
-            }
-            if next(2) == 0 {
-                pattern.push('$');
-            }
+            let pattern = generated.pattern(&atoms, &quantifiers, 6);
             let simple = Simple::new(&pattern).expect(&pattern);
             let regex = regex_lite::Regex::new(&super::super::translate(&pattern)).unwrap();
             for _ in 0..20 {
-                let key: String = (0..next(9)).map(|_| key_chars[next(key_chars.len())]).collect();
+                let key = generated.key(&key_chars, 9);
                 assert_eq!(simple.is_match(&key), regex.is_match(&key), "{pattern} on {key:?}");
                 checked += 1;
             }
