@@ -27,7 +27,6 @@ pub(super) fn load(text: &str) -> Option<(Value, Spans, Vec<Surprise>)> {
         pos: 0,
         line: 1,
         line_start: 0,
-        ascii: text.is_ascii(),
         next: None,
         nodes: 0,
         depth: 0,
@@ -74,8 +73,6 @@ struct Reader<'a> {
     /// 1-based line of `pos`.
     line: u32,
     line_start: usize,
-    /// Columns count characters; in an ASCII text they are byte offsets.
-    ascii: bool,
     /// The indentation of the content line `pos` is on, `None` at the end.
     next: Option<usize>,
     nodes: usize,
@@ -115,8 +112,9 @@ impl<'a> Reader<'a> {
 
     /// The position of `pos`, on the current line.
     fn position(&self, pos: usize) -> Position {
+        // Columns count characters.
         let before = &self.text[self.line_start..pos];
-        let column = if self.ascii || before.is_ascii() { before.len() } else { before.chars().count() };
+        let column = if before.is_ascii() { before.len() } else { before.chars().count() };
         Position { line: self.line, column: column as u32 + 1 }
     }
 
@@ -141,30 +139,35 @@ impl<'a> Reader<'a> {
         self.line_start = after_break;
     }
 
+    /// Moves past the line break at or after `p`, or to the end of the text.
+    fn past_line(&mut self, p: usize) {
+        match self.bytes[p..].iter().position(|&b| b == b'\n') {
+            Some(n) => self.new_line(p + n + 1),
+            None => self.pos = self.bytes.len(),
+        }
+    }
+
+    /// The first byte at or after `p` that is not a space.
+    fn after_spaces(&self, mut p: usize) -> usize {
+        while self.byte(p) == Some(b' ') {
+            p += 1;
+        }
+        p
+    }
+
     /// From a line start, skips blank and comment lines; stops at the first
     /// character of the next content line and returns its indentation.
     fn next_content(&mut self) -> Option<usize> {
         loop {
             let start = self.pos;
-            let mut p = start;
-            while self.byte(p) == Some(b' ') {
-                p += 1;
-            }
+            let p = self.after_spaces(start);
             match self.byte(p) {
                 None => {
                     self.pos = p;
                     self.next = None;
                     return None;
                 }
-                Some(b'\n') => self.new_line(p + 1),
-                Some(b'#') => match self.bytes[p..].iter().position(|&b| b == b'\n') {
-                    Some(n) => self.new_line(p + n + 1),
-                    None => {
-                        self.pos = self.bytes.len();
-                        self.next = None;
-                        return None;
-                    }
-                },
+                Some(b'\n' | b'#') => self.past_line(p),
                 Some(_) => {
                     self.pos = p;
                     self.next = Some(p - start);
@@ -185,17 +188,10 @@ impl<'a> Reader<'a> {
     /// The rest of a line after a token: spaces and a comment.
     fn end_line(&mut self) -> Read<()> {
         let start = self.pos;
-        let mut p = start;
-        while self.byte(p) == Some(b' ') {
-            p += 1;
-        }
+        let p = self.after_spaces(start);
         match self.byte(p) {
-            None => self.pos = p,
-            Some(b'\n') => self.new_line(p + 1),
-            Some(b'#') if p > start => match self.bytes[p..].iter().position(|&b| b == b'\n') {
-                Some(n) => self.new_line(p + n + 1),
-                None => self.pos = self.bytes.len(),
-            },
+            None | Some(b'\n') => self.past_line(p),
+            Some(b'#') if p > start => self.past_line(p),
             Some(_) => return Err(GiveUp),
         }
         Ok(())
@@ -288,9 +284,7 @@ impl<'a> Reader<'a> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.byte(self.pos) == Some(b' ') {
-            self.pos += 1;
-        }
+        self.pos = self.after_spaces(self.pos);
     }
 
     /// The value after a key's `:`.
@@ -494,32 +488,25 @@ impl<'a> Reader<'a> {
             }
             _ => b' ',
         };
-        if self.byte(self.pos).is_some_and(|b| b.is_ascii_digit()) || self.pos >= self.bytes.len() {
+        if self.byte(self.pos).is_some_and(|b| b.is_ascii_digit()) {
             return Err(GiveUp);
         }
         self.end_line()?;
+        // The first line sets the content's indentation; an empty one, or
+        // none, is left to the event parser.
+        let first = self.after_spaces(self.pos);
+        let n = first - self.pos;
+        if n <= indent || self.blank_at(first) {
+            return Err(GiveUp);
+        }
+        let at = self.position(first);
         let mut text = String::new();
-        let mut content_indent = None;
-        let mut at = Position::default();
         // Line breaks after the last content line, the last line's own included.
         let mut breaks = 0;
         while self.pos < self.bytes.len() {
             let start = self.pos;
-            let mut p = start;
-            while self.byte(p) == Some(b' ') {
-                p += 1;
-            }
+            let p = self.after_spaces(start);
             let spaces = p - start;
-            let Some(n) = content_indent else {
-                if spaces <= indent || self.blank_at(p) {
-                    return Err(GiveUp);
-                }
-                content_indent = Some(spaces);
-                self.pos = p;
-                at = self.at();
-                self.pos = start;
-                continue;
-            };
             if self.byte(p) == Some(b'\n') {
                 if spaces > n {
                     return Err(GiveUp);
@@ -534,15 +521,10 @@ impl<'a> Reader<'a> {
             let Some(len) = self.bytes[start..].iter().position(|&b| b == b'\n') else {
                 return Err(GiveUp);
             };
-            for _ in 0..breaks {
-                text.push('\n');
-            }
+            text.extend(std::iter::repeat_n('\n', breaks));
             text.push_str(&self.text[start + n..start + len]);
             breaks = 1;
             self.new_line(start + len + 1);
-        }
-        if content_indent.is_none() {
-            return Err(GiveUp);
         }
         match chomp {
             b'-' => {}
