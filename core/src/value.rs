@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The map inside a [`Hash`](struct@Hash).
 pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
@@ -18,18 +18,19 @@ pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 /// Copies share their entries until one of them is changed (it derefs to
 /// its [`Map`], mutably by copying first when shared): a lookup hands out
 /// the hashes of a parsed file many times over and seldom changes them.
+/// The count is atomic so that a file can be read on several threads.
 #[derive(Clone, Default, PartialEq)]
-pub struct Hash(Rc<Map>);
+pub struct Hash(Arc<Map>);
 
 impl Hash {
     /// An empty hash with room for `n` entries.
     pub fn with_capacity(n: usize) -> Hash {
-        Hash(Rc::new(Map::with_capacity_and_hasher(n, Default::default())))
+        Hash(Arc::new(Map::with_capacity_and_hasher(n, Default::default())))
     }
 
     /// The map, copied only if it is shared.
     pub fn into_map(self) -> Map {
-        Rc::unwrap_or_clone(self.0)
+        Arc::unwrap_or_clone(self.0)
     }
 }
 
@@ -42,7 +43,7 @@ impl std::ops::Deref for Hash {
 
 impl std::ops::DerefMut for Hash {
     fn deref_mut(&mut self) -> &mut Map {
-        Rc::make_mut(&mut self.0)
+        Arc::make_mut(&mut self.0)
     }
 }
 
@@ -54,13 +55,13 @@ impl std::fmt::Debug for Hash {
 
 impl From<Map> for Hash {
     fn from(map: Map) -> Hash {
-        Hash(Rc::new(map))
+        Hash(Arc::new(map))
     }
 }
 
 impl FromIterator<(Value, Value)> for Hash {
     fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Hash {
-        Hash(Rc::new(iter.into_iter().collect()))
+        Hash(Arc::new(iter.into_iter().collect()))
     }
 }
 
@@ -83,12 +84,12 @@ impl<'a> IntoIterator for &'a Hash {
 /// An array. Like [`Hash`](struct@Hash), copies share their elements until one of them
 /// is changed; it derefs to its `Vec`.
 #[derive(Clone, Default, PartialEq)]
-pub struct Array(Rc<Vec<Value>>);
+pub struct Array(Arc<Vec<Value>>);
 
 impl Array {
     /// The elements, copied only if they are shared.
     pub fn into_vec(self) -> Vec<Value> {
-        Rc::unwrap_or_clone(self.0)
+        Arc::unwrap_or_clone(self.0)
     }
 }
 
@@ -101,7 +102,7 @@ impl std::ops::Deref for Array {
 
 impl std::ops::DerefMut for Array {
     fn deref_mut(&mut self) -> &mut Vec<Value> {
-        Rc::make_mut(&mut self.0)
+        Arc::make_mut(&mut self.0)
     }
 }
 
@@ -113,13 +114,13 @@ impl std::fmt::Debug for Array {
 
 impl From<Vec<Value>> for Array {
     fn from(elements: Vec<Value>) -> Array {
-        Array(Rc::new(elements))
+        Array(Arc::new(elements))
     }
 }
 
 impl FromIterator<Value> for Array {
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Array {
-        Array(Rc::new(iter.into_iter().collect()))
+        Array(Arc::new(iter.into_iter().collect()))
     }
 }
 
@@ -143,7 +144,7 @@ impl<'a> IntoIterator for &'a mut Array {
     type Item = &'a mut Value;
     type IntoIter = std::slice::IterMut<'a, Value>;
     fn into_iter(self) -> Self::IntoIter {
-        Rc::make_mut(&mut self.0).iter_mut()
+        Arc::make_mut(&mut self.0).iter_mut()
     }
 }
 
