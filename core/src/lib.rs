@@ -41,6 +41,7 @@ pub mod playground;
 pub mod scope;
 pub mod share;
 pub mod steps;
+mod threads;
 pub mod types;
 pub mod value;
 pub mod yaml;

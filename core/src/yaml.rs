@@ -78,7 +78,16 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
 /// Like [`load`], also noting every [`Surprise`].
 #[allow(clippy::type_complexity)]
 pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    match block::load(text) {
+    load_in_pieces(text, block::pieces_for(text))
+}
+
+/// [`load_noting_surprises`], reading block-style text in about `pieces`
+/// pieces however short it is: for the tests and the `yaml` fuzz target,
+/// which check that cutting a text changes nothing.
+#[doc(hidden)]
+#[allow(clippy::type_complexity)]
+pub fn load_in_pieces(text: &str, pieces: usize) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+    match block::load(text, pieces) {
         Some((value, spans, surprises)) => Ok((Some((value, spans)), surprises)),
         None => load_with_event_parser(text),
     }

@@ -7,8 +7,13 @@
 //! scalars, escapes, tabs, documents, and every error) makes it give up, and
 //! the event parser reads the text instead: so it never needs an error
 //! message of its own. Tests and the `yaml` fuzz target compare the two.
+//!
+//! A long text is cut into pieces at top-level keys, read at once on the
+//! cores there are, and joined: the pieces' readings must also be exactly
+//! the whole's (same tests, same fuzz target).
 
 use super::{decimal, surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use crate::threads;
 use crate::value::{Hash, Value};
 
 /// The text needs the event parser.
@@ -16,16 +21,108 @@ struct GiveUp;
 
 type Read<T> = Result<T, GiveUp>;
 
-/// Reads `text` if it is in the subset, `None` otherwise.
-pub(super) fn load(text: &str) -> Option<(Value, Spans, Vec<Surprise>)> {
-    if !suitable(text) {
+/// Below this many bytes a text is read in one piece: starting a thread
+/// costs about what reading that much does.
+const MIN_PIECE: usize = 64 * 1024;
+
+/// How many pieces to read `text` in: a long text is read at once on as
+/// many cores as there are.
+pub(super) fn pieces_for(text: &str) -> usize {
+    threads::available().min(text.len() / MIN_PIECE)
+}
+
+/// Reads `text` if it is in the subset, `None` otherwise, cutting it into
+/// about `pieces` pieces that are read at once.
+pub(super) fn load(text: &str, pieces: usize) -> Option<(Value, Spans, Vec<Surprise>)> {
+    load_from(text, &piece_starts(text, pieces))
+}
+
+/// Where to cut `text` into about `pieces` pieces of equal length: at line
+/// starts after the first key that can only start a top-level key in the
+/// subset, as the first byte of a plain or quoted key (a letter, a digit,
+/// `_` or a quote) can.
+fn piece_starts(text: &str, pieces: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let key_at =
+        |p: usize| bytes.get(p).is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\'' | b'"'));
+    let cut_after = |from: usize| {
+        let mut p = from;
+        while let Some(n) = bytes[p..].iter().position(|&b| b == b'\n') {
+            p += n + 1;
+            if key_at(p) {
+                return Some(p);
+            }
+        }
+        None
+    };
+    let mut starts = vec![0];
+    // The first piece holds the first key.
+    let Some(mut last) = (if key_at(0) { Some(0) } else { cut_after(0) }) else {
+        return starts;
+    };
+    for k in 1..pieces {
+        match cut_after((bytes.len() * k / pieces).max(last)) {
+            Some(p) => {
+                starts.push(p);
+                last = p;
+            }
+            None => break,
+        }
+    }
+    starts
+}
+
+/// The top-level entries of one piece of a text, to be joined with the
+/// other pieces' in order.
+struct Piece {
+    pairs: Vec<(Value, Value, Spans)>,
+    /// Where the top-level mapping starts (the first piece's).
+    at: Position,
+    surprises: Vec<Surprise>,
+    nodes: usize,
+}
+
+/// Reads `text` in pieces that start at `starts` (the first at 0).
+fn load_from(text: &str, starts: &[usize]) -> Option<(Value, Spans, Vec<Surprise>)> {
+    let mut jobs = Vec::with_capacity(starts.len());
+    let mut line = 1;
+    for (i, &start) in starts.iter().enumerate() {
+        if i > 0 {
+            line += text.as_bytes()[starts[i - 1]..start].iter().filter(|&&b| b == b'\n').count() as u32;
+        }
+        jobs.push((start, starts.get(i + 1).copied().unwrap_or(text.len()), line));
+    }
+    let pieces: Vec<Piece> =
+        threads::map(jobs, |(start, end, line)| read_piece(&text[start..end], start == 0, line).ok())
+            .into_iter()
+            .collect::<Option<_>>()?;
+    // The event parser's limit is on the whole document.
+    if pieces.iter().map(|p| p.nodes).sum::<usize>() > MAX_NODES {
         return None;
+    }
+    let len = pieces.iter().map(|p| p.pairs.len()).sum();
+    let at = pieces[0].at;
+    let mut surprises = Vec::new();
+    let mut pairs = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        surprises.extend(piece.surprises);
+        pairs.push(piece.pairs);
+    }
+    let (value, spans) = mapping_of(pairs.into_iter().flatten(), len, at);
+    Some((value, spans, surprises))
+}
+
+/// Reads one piece of a text, `first` or starting with a top-level key at
+/// line `line`.
+fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
+    if !suitable(text) {
+        return Err(GiveUp);
     }
     let mut r = Reader {
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        line: 1,
+        line,
         line_start: 0,
         next: None,
         nodes: 0,
@@ -34,8 +131,21 @@ pub(super) fn load(text: &str) -> Option<(Value, Spans, Vec<Surprise>)> {
         pairs: Vec::new(),
         items: Vec::new(),
     };
-    let (value, spans) = r.document().ok()?;
-    Some((value, spans, r.surprises))
+    let at = if first { r.document()? } else { r.rest()? };
+    Ok(Piece { pairs: r.pairs, at, surprises: r.surprises, nodes: r.nodes })
+}
+
+/// A mapping of `len` `pairs` in order, placed `at`: a repeated key keeps
+/// its first place and takes its last value, as in Ruby.
+fn mapping_of(pairs: impl Iterator<Item = (Value, Value, Spans)>, len: usize, at: Position) -> (Value, Spans) {
+    let (mut hash, mut children) = (Hash::with_capacity(len), Vec::with_capacity(len));
+    for (key, value, spans) in pairs {
+        match hash.insert_full(key, value) {
+            (i, Some(_)) => children[i] = spans,
+            (_, None) => children.push(spans),
+        }
+    }
+    (Value::Hash(hash), Spans { at, children })
 }
 
 /// Characters the subset leaves to the event parser: tabs and carriage
@@ -78,26 +188,42 @@ struct Reader<'a> {
     nodes: usize,
     depth: usize,
     surprises: Vec<Surprise>,
-    /// The entries of the open mappings, then of the open sequences: a
-    /// collection is built at its end at its exact size.
+    /// The entries of the open mappings, then of the open sequences.
     pairs: Vec<(Value, Value, Spans)>,
     items: Vec<(Value, Spans)>,
 }
 
 impl<'a> Reader<'a> {
-    fn document(&mut self) -> Read<(Value, Spans)> {
+    /// The document's top-level mapping, whose entries it leaves in
+    /// `pairs`; where the mapping starts.
+    fn document(&mut self) -> Read<Position> {
         // An optional `---` line, after comments if any.
         if self.next_content() == Some(0) && self.bytes[self.pos..].starts_with(b"---") && self.blank_at(self.pos + 3) {
             self.pos += 3;
             self.end_line()?;
             self.skip_blank()?;
         }
+        self.enter()?;
+        self.top_level()
+    }
+
+    /// Top-level entries from a line that starts one: a piece of a text
+    /// after the first.
+    fn rest(&mut self) -> Read<Position> {
+        // Inside the top-level mapping, as the first piece's reader is.
+        self.depth = 1;
+        self.next_content();
+        self.top_level()
+    }
+
+    /// The top-level entries from here to the end, left in `pairs`.
+    fn top_level(&mut self) -> Read<Position> {
         if self.next != Some(0) || self.is_seq_entry() || self.marker() {
             return Err(GiveUp);
         }
-        let read = self.mapping(0)?;
+        let at = self.entries(0)?;
         match self.next {
-            None => Ok(read),
+            None => Ok(at),
             Some(_) => Err(GiveUp),
         }
     }
@@ -216,32 +342,30 @@ impl<'a> Reader<'a> {
     /// A block mapping whose first key is at `pos`, in column `indent`.
     fn mapping(&mut self, indent: usize) -> Read<(Value, Spans)> {
         self.enter()?;
-        let mut at = None;
         let base = self.pairs.len();
+        let at = self.entries(indent)?;
+        self.depth -= 1;
+        // A collection is built at its end, at its exact size.
+        let len = self.pairs.len() - base;
+        Ok(mapping_of(self.pairs.drain(base..), len, at))
+    }
+
+    /// The entries of a block mapping whose first key is at `pos`, in
+    /// column `indent`, pushed to `pairs`; where the mapping starts.
+    fn entries(&mut self, indent: usize) -> Read<Position> {
+        let mut first = None;
         loop {
             let (key, colon) = self.key()?;
-            if at.is_none() {
-                // The event parser places a block mapping at its first `:`.
-                at = Some(self.position(colon));
-            }
+            // The event parser places a block mapping at its first `:`.
+            let at = *first.get_or_insert_with(|| self.position(colon));
             let (value, spans) = self.value(indent)?;
             self.pairs.push((key, value, spans));
             match self.next {
                 Some(n) if n == indent && !self.is_seq_entry() => {}
                 Some(n) if n > indent => return Err(GiveUp),
-                _ => break,
+                _ => return Ok(at),
             }
         }
-        self.depth -= 1;
-        let len = self.pairs.len() - base;
-        let (mut hash, mut children) = (Hash::with_capacity(len), Vec::with_capacity(len));
-        for (key, value, spans) in self.pairs.drain(base..) {
-            match hash.insert_full(key, value) {
-                (i, Some(_)) => children[i] = spans,
-                (_, None) => children.push(spans),
-            }
-        }
-        Ok((Value::Hash(hash), Spans { at: at.unwrap_or_default(), children }))
     }
 
     /// A block sequence whose first `-` is at `pos`, in column `indent`.
@@ -543,7 +667,7 @@ mod tests {
     /// The fast path's reading, if it read `text`, after checking that it is
     /// the event parser's.
     fn agrees(text: &str) -> bool {
-        let Some((value, spans, surprises)) = load(text) else { return false };
+        let Some((value, spans, surprises)) = load(text, 1) else { return false };
         let reference = super::super::load_with_event_parser(text);
         // Debug text, so that NaN equals NaN.
         let (fast, reference) = (
@@ -571,16 +695,39 @@ mod tests {
         }
     }
 
-    #[test]
-    fn agrees_with_the_event_parser_on_every_case_gallery_example_and_seed() {
+    /// Every case, gallery example and fuzz seed, and the data files in them.
+    fn corpus() -> Vec<String> {
         let mut texts = Vec::new();
         for dir in ["../tests/conformance/cases", "../tests/conformance/own", "../www/examples", "../fuzz/corpus/yaml"]
         {
             texts_under(dir, &mut texts);
         }
+        texts
+    }
+
+    #[test]
+    fn agrees_with_the_event_parser_on_every_case_gallery_example_and_seed() {
+        let texts = corpus();
         let read = texts.iter().filter(|t| agrees(t)).count();
         // Most of them are in the subset: the fast path is not giving up on everything.
         assert!(read * 2 > texts.len(), "read {read} of {}", texts.len());
+    }
+
+    #[test]
+    fn reads_a_text_cut_into_pieces_as_it_reads_it_whole() {
+        let mut cut = 0;
+        for text in corpus() {
+            let whole = format!("{:?}", load(&text, 1));
+            // As many pieces as bytes: a cut at every line that allows one.
+            let every = piece_starts(&text, text.len());
+            let mut ways: Vec<Vec<usize>> = every[1..].iter().map(|&c| vec![0, c]).collect();
+            ways.push(every.clone());
+            for starts in ways.into_iter().filter(|s| s.len() > 1) {
+                assert_eq!(format!("{:?}", load_from(&text, &starts)), whole, "cut at {starts:?}: {text:?}");
+                cut += 1;
+            }
+        }
+        assert!(cut > 1000, "only {cut} ways of cutting");
     }
 
     #[test]
@@ -660,7 +807,7 @@ mod tests {
             "a: 'x'y\n",
             "a: 1 #c\nb",
         ] {
-            assert!(load(text).is_none(), "the fast path read {text:?}");
+            assert!(load(text, 1).is_none(), "the fast path read {text:?}");
         }
     }
 }
