@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// The map inside a [`Hash`](struct@Hash).
 pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
@@ -19,8 +19,18 @@ pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 /// its [`Map`], mutably by copying first when shared): a lookup hands out
 /// the hashes of a parsed file many times over and seldom changes them.
 /// The count is atomic so that a file can be read on several threads.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Hash(Arc<Map>);
+
+/// What every empty [`Hash`](struct@Hash) made by `default` shares: a
+/// lookup makes one or two, and they seldom change.
+static EMPTY_MAP: LazyLock<Arc<Map>> = LazyLock::new(Default::default);
+
+impl Default for Hash {
+    fn default() -> Hash {
+        Hash(EMPTY_MAP.clone())
+    }
+}
 
 impl Hash {
     /// An empty hash with room for `n` entries.
@@ -83,8 +93,17 @@ impl<'a> IntoIterator for &'a Hash {
 
 /// An array. Like [`Hash`](struct@Hash), copies share their elements until one of them
 /// is changed; it derefs to its `Vec`.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Array(Arc<Vec<Value>>);
+
+/// What every empty [`Array`] made by `default` shares.
+static EMPTY_VEC: LazyLock<Arc<Vec<Value>>> = LazyLock::new(Default::default);
+
+impl Default for Array {
+    fn default() -> Array {
+        Array(EMPTY_VEC.clone())
+    }
+}
 
 impl Array {
     /// The elements, copied only if they are shared.
