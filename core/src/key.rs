@@ -21,6 +21,12 @@ pub struct LookupKey {
 impl LookupKey {
     /// Splits `key`; a malformed key is Puppet's "Syntax error in key".
     pub fn parse(key: &str) -> Result<LookupKey, crate::Error> {
+        LookupKey::parse_sharing(key, |m| Rc::from(m))
+    }
+
+    /// [`LookupKey::parse`], with the module name made by `module`: a run
+    /// shares one per module among its keys.
+    pub fn parse_sharing(key: &str, module: impl FnOnce(&str) -> Rc<str>) -> Result<LookupKey, crate::Error> {
         let syntax_error = || crate::Error::lookup(format!("Syntax error in key: '{key}'"));
         let (root, segments) = if needs_split(key) {
             let mut segments = split_key(key).ok_or_else(syntax_error)?;
@@ -32,7 +38,7 @@ impl LookupKey {
             .as_bytes()
             .windows(2)
             .position(|w| w == b"::")
-            .map(|i| Rc::from(if i == 0 { &root } else { &root[..i] }));
+            .map(|i| module(if i == 0 { &root } else { &root[..i] }));
         let root_value = Value::String(root);
         let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, &root_value);
         Ok(LookupKey { key: Rc::from(key), root_value, root_hash, module, segments })

@@ -410,14 +410,15 @@ impl<'h> Run<'h> {
         if let Some(known) = self.keys.get(key) {
             return Ok(known.clone());
         }
-        let mut lk = LookupKey::parse(key)?;
-        lk.module = lk.module.map(|m| match self.module_names.get(&m) {
+        let names = &mut self.module_names;
+        let lk = LookupKey::parse_sharing(key, |m| match names.get(m) {
             Some(shared) => shared.clone(),
             None => {
-                self.module_names.insert(m.clone());
+                let m = Rc::from(m);
+                names.insert(Rc::clone(&m));
                 m
             }
-        });
+        })?;
         let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
         self.keys.insert(known.lk.key.clone(), known.clone());
         Ok(known)
