@@ -1,25 +1,37 @@
-//! Independent jobs on more than one core, where the target has threads
-//! (WebAssembly in the page has not, and runs them one after the other):
-//! the answers are the same either way.
-
-use std::sync::{Mutex, OnceLock};
+//! Independent jobs on more than one core, where the target has threads.
+//! WebAssembly in the page has none and runs them one after the other, and
+//! the code that starts threads is left out of it. The answers are the same
+//! either way.
 
 /// How many jobs are worth running at once: the cores this process may use.
 pub(crate) fn available() -> usize {
-    // Asking reads the process's cgroup files: once is enough.
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    #[cfg(not(target_family = "wasm"))]
+    {
+        // Asking reads the process's cgroup files: once is enough.
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+    #[cfg(target_family = "wasm")]
+    1
 }
 
 /// `f` of each job, in the jobs' order. This thread and up to
 /// [`available`]` - 1` others take jobs in turn until none is left; if no
 /// thread can be started, this one does them all.
 pub(crate) fn map<J: Send, R: Send>(jobs: Vec<J>, f: impl Fn(J) -> R + Sync) -> Vec<R> {
-    let helpers = available().min(jobs.len()).saturating_sub(1);
-    if helpers == 0 {
-        return jobs.into_iter().map(f).collect();
+    #[cfg(not(target_family = "wasm"))]
+    {
+        let helpers = available().min(jobs.len()).saturating_sub(1);
+        if helpers > 0 {
+            return on_threads(jobs, f, helpers);
+        }
     }
-    let queue = Mutex::new(jobs.into_iter().enumerate());
+    jobs.into_iter().map(f).collect()
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn on_threads<J: Send, R: Send>(jobs: Vec<J>, f: impl Fn(J) -> R + Sync, helpers: usize) -> Vec<R> {
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
     let work = || {
         let mut done = Vec::new();
         loop {
