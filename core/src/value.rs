@@ -22,8 +22,9 @@ pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
 #[derive(Clone, PartialEq)]
 pub struct Hash(Arc<Map>);
 
-/// What every empty [`Hash`](struct@Hash) made by `default` shares: a
-/// lookup makes one or two, and they seldom change.
+/// What every empty [`Hash`](struct@Hash) made by `default` shares until it
+/// is changed, so that one that stays empty (a lookup's default merge
+/// options) costs no allocation.
 static EMPTY_MAP: LazyLock<Arc<Map>> = LazyLock::new(Default::default);
 
 impl Default for Hash {

@@ -21,12 +21,12 @@ struct GiveUp;
 
 type Read<T> = Result<T, GiveUp>;
 
-/// Below this many bytes a text is read in one piece: starting a thread
-/// costs about what reading that much does.
+/// The least a piece is worth: starting a thread costs about what reading
+/// this much does.
 const MIN_PIECE: usize = 64 * 1024;
 
 /// How many pieces to read `text` in: a long text is read at once on as
-/// many cores as there are.
+/// many cores as there are, in pieces of at least [`MIN_PIECE`] bytes.
 pub(super) fn pieces_for(text: &str) -> usize {
     threads::available().min(text.len() / MIN_PIECE)
 }
@@ -37,10 +37,10 @@ pub(super) fn load(text: &str, pieces: usize) -> Option<(Value, Spans, Vec<Surpr
     load_from(text, &piece_starts(text, pieces))
 }
 
-/// Where to cut `text` into about `pieces` pieces of equal length: at line
-/// starts after the first key that can only start a top-level key in the
-/// subset, as the first byte of a plain or quoted key (a letter, a digit,
-/// `_` or a quote) can.
+/// Where to cut `text` into about `pieces` pieces of equal length. A cut
+/// goes before a line whose first byte is a letter, a digit, `_` or a quote:
+/// in the subset, such a line can only start a top-level key. The first
+/// piece keeps the first such line, the document's first key.
 fn piece_starts(text: &str, pieces: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
     let key_at =
@@ -76,7 +76,7 @@ fn piece_starts(text: &str, pieces: usize) -> Vec<usize> {
 /// other pieces' in order.
 struct Piece {
     pairs: Vec<(Value, Value, Spans)>,
-    /// Where the top-level mapping starts (the first piece's).
+    /// Where the top-level mapping starts: only the first piece's is used.
     at: Position,
     surprises: Vec<Surprise>,
     nodes: usize,
@@ -188,7 +188,8 @@ struct Reader<'a> {
     nodes: usize,
     depth: usize,
     surprises: Vec<Surprise>,
-    /// The entries of the open mappings, then of the open sequences.
+    /// The entries of the open mappings, then of the open sequences: a
+    /// collection is built at its end, at its exact size.
     pairs: Vec<(Value, Value, Spans)>,
     items: Vec<(Value, Spans)>,
 }
@@ -345,7 +346,6 @@ impl<'a> Reader<'a> {
         let base = self.pairs.len();
         let at = self.entries(indent)?;
         self.depth -= 1;
-        // A collection is built at its end, at its exact size.
         let len = self.pairs.len() - base;
         Ok(mapping_of(self.pairs.drain(base..), len, at))
     }
