@@ -594,7 +594,7 @@ impl<'h> Run<'h> {
     }
 
     fn lookup_in_environment(&mut self, lk: &LookupKey, strategy: &Strategy) -> Found {
-        if self.provider(&ProviderKey::Environment)?.is_none() {
+        if !self.has_provider(&ProviderKey::Environment)? {
             return Ok(None);
         }
         self.provider_lookup(&ProviderKey::Environment, lk, strategy, false)
@@ -603,7 +603,7 @@ impl<'h> Run<'h> {
     fn lookup_in_module(&mut self, lk: &LookupKey, strategy: &Strategy) -> Found {
         let Some(module) = self.module_name.clone() else { return Ok(None) };
         let key = ProviderKey::Module(module.clone());
-        if self.provider(&key)?.is_none() {
+        if !self.has_provider(&key)? {
             if self.ex.is_some() {
                 let exists = self.module_dir(&module).is_some();
                 if let Some(ex) = self.ex.as_mut() {
@@ -624,10 +624,7 @@ impl<'h> Run<'h> {
         default_hierarchy: bool,
     ) -> Found {
         self.check(&lk.key, |run| {
-            let config = match run.provider(pkey)? {
-                Some(p) => p.config.clone(),
-                None => return Ok(None),
-            };
+            let Some(config) = run.with_provider(pkey, |p| p.map(|p| p.config.clone()))? else { return Ok(None) };
             let kind = || NodeKind::Provider { name: provider_name(pkey, &config), config_path: config.path.clone() };
             run.with(kind, |run| {
                 let levels = run.levels(pkey, default_hierarchy)?;
@@ -825,19 +822,28 @@ impl<'h> Run<'h> {
 
     // ---- providers and their configuration ----
 
-    fn provider(&mut self, key: &ProviderKey) -> Result<Option<&Provider>, Error> {
-        if self.providers.get(key).is_none() {
-            let config = self.load_config(key)?;
-            let provider = config.map(|config| Provider {
-                config,
-                levels: None,
-                default_levels: None,
-                index: None,
-                default_index: None,
-            });
-            self.providers.insert(key, provider);
+    /// `f` of a layer's provider, set up the first time it is asked for.
+    /// (Giving `f` the provider, rather than returning it, looks it up once.)
+    fn with_provider<T>(&mut self, key: &ProviderKey, f: impl FnOnce(Option<&Provider>) -> T) -> Result<T, Error> {
+        if let Some(provider) = self.providers.get(key) {
+            return Ok(f(provider.as_ref()));
         }
-        Ok(self.providers.get(key).and_then(Option::as_ref))
+        let config = self.load_config(key)?;
+        let provider = config.map(|config| Provider {
+            config,
+            levels: None,
+            default_levels: None,
+            index: None,
+            default_index: None,
+        });
+        let answer = f(provider.as_ref());
+        self.providers.insert(key, provider);
+        Ok(answer)
+    }
+
+    /// Whether a layer has a provider (a hiera.yaml, or the defaults).
+    fn has_provider(&mut self, key: &ProviderKey) -> Result<bool, Error> {
+        self.with_provider(key, |p| p.is_some())
     }
 
     fn load_config(&mut self, key: &ProviderKey) -> Result<Option<Rc<HieraConfig>>, Error> {
@@ -1161,9 +1167,8 @@ impl<'h> Run<'h> {
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Found {
         let Some(module) = self.module_name.clone() else { return Ok(None) };
         let pkey = ProviderKey::Module(module.clone());
-        match self.provider(&pkey)? {
-            Some(p) if p.config.default_hierarchy.is_some() => {}
-            _ => return Ok(None),
+        if !self.with_provider(&pkey, |p| p.is_some_and(|p| p.config.default_hierarchy.is_some()))? {
+            return Ok(None);
         }
         self.with(
             || NodeKind::Scope(format!("Searching default_hierarchy of module \"{module}\"")),
@@ -1473,7 +1478,7 @@ impl Run<'_> {
         }
         let mut keys = indexmap::IndexSet::new();
         for pkey in providers {
-            if !matches!(self.provider(&pkey), Ok(Some(_))) {
+            if !matches!(self.has_provider(&pkey), Ok(true)) {
                 continue;
             }
             let Ok(levels) = self.levels(&pkey, false) else { continue };
