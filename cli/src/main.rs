@@ -15,6 +15,10 @@ use std::process::ExitCode;
 // callgrind on the bench repos). Its v2 line, because with v3 the cold pass
 // on the large bench repo took longer (medians of 20 interleaved runs: 42
 // against 36 ms in one piece, 40 against 32.5 ms read on two threads).
+// Without transparent huge pages (`no_thp`: it does not ask for them), as a
+// run that follows a second of idleness had its huge pages' first touches
+// take 0.12 to 0.2 s in the kernel here: cold pass on large 65-96 ms with
+// them, 27-43 ms without (eight runs each, alternating).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
