@@ -56,6 +56,9 @@ fn piece_starts(text: &str, pieces: usize) -> Vec<usize> {
         None
     };
     let mut starts = vec![0];
+    if pieces < 2 {
+        return starts;
+    }
     // The first piece holds the first key.
     let Some(mut last) = (if key_at(0) { Some(0) } else { cut_after(0) }) else {
         return starts;
