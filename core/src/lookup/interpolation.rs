@@ -1,0 +1,230 @@
+//! Interpolating `%{...}` in data and in hiera.yaml: scope variables,
+//! `lookup()`/`hiera()`, `alias()` and `literal()`, with the tokens recorded
+//! for the explanation.
+
+use super::Run;
+use crate::error::Error;
+use crate::explain::{NodeKind, Token};
+use crate::interpolate::{has_tokens, is_empty_expression, method_call, pieces, Piece};
+use crate::key::split_key;
+use crate::value::{Hash, Value};
+use std::rc::Rc;
+
+impl Run<'_> {
+    /// Interpolates every string in a value (hash keys too). `cfg` is the
+    /// hiera.yaml being resolved, which Puppet names in interpolation errors.
+    pub(super) fn interpolate(
+        &mut self,
+        mut value: Value,
+        allow_methods: bool,
+        cfg: Option<&str>,
+    ) -> Result<Value, Error> {
+        self.interpolate_in_place(&mut value, allow_methods, cfg)?;
+        Ok(value)
+    }
+
+    /// Interpolates every string in `value` (hash keys too), in order; only
+    /// a hash whose keys have tokens is built again.
+    fn interpolate_in_place(&mut self, value: &mut Value, allow_methods: bool, cfg: Option<&str>) -> Result<(), Error> {
+        match value {
+            Value::String(s) if s.contains("%{") => {
+                let s = std::mem::take(s);
+                *value = self.interpolate_string(s, allow_methods, cfg)?;
+            }
+            Value::Array(a) => {
+                for v in a {
+                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                }
+            }
+            Value::Hash(h) if h.keys().any(has_tokens) => {
+                let mut out = Hash::with_capacity(h.len());
+                for (k, v) in std::mem::take(h) {
+                    let k = self.interpolate(k, allow_methods, cfg)?;
+                    let v = self.interpolate(v, allow_methods, cfg)?;
+                    out.insert(k, v);
+                }
+                *h = out;
+            }
+            Value::Hash(h) => {
+                for v in h.values_mut() {
+                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        let fail = |m: String| Error::issue(m, cfg, None);
+        self.with(
+            || NodeKind::Interpolate(subject.clone()),
+            |run| {
+                let mut out = String::new();
+                let mut tokens = Vec::new();
+                for piece in pieces(&subject) {
+                    let (whole, expr) = match piece {
+                        Piece::Text(t) => {
+                            out.push_str(t);
+                            continue;
+                        }
+                        Piece::Token { whole, expr } => (whole, expr),
+                    };
+                    if is_empty_expression(expr) {
+                        tokens.push(Token {
+                            text: whole.into(),
+                            expression: expr.into(),
+                            method: "scope".into(),
+                            result: String::new(),
+                            undefined: false,
+                        });
+                        continue;
+                    }
+                    let (method, data) = match method_call(expr) {
+                        Some(_) if !allow_methods => {
+                            return Err(fail("Interpolation using method syntax is not allowed in this context".into()))
+                        }
+                        Some(call) => call,
+                        None => ("scope", expr),
+                    };
+                    if method == "alias" && subject != whole {
+                        return Err(fail(
+                            "'alias' interpolation is only permitted if the expression is equal to the entire string"
+                                .into(),
+                        ));
+                    }
+                    let value = match method {
+                        "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
+                        "scope" => run.scope_lookup(data, &subject)?,
+                        "literal" => Value::from(data),
+                        other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
+                    };
+                    // An unknown variable, or a missing part of one, is nil: an empty string.
+                    let undefined = method == "scope" && matches!(value, Value::Undef);
+                    if method == "alias" {
+                        let token = Token {
+                            text: whole.into(),
+                            expression: expr.into(),
+                            method: method.into(),
+                            result: value.to_ruby_s(),
+                            undefined,
+                        };
+                        run.record_tokens(vec![token]);
+                        return Ok(value);
+                    }
+                    let guard = Rc::from(if method == "scope" { format!("scope:{data}") } else { data.to_string() });
+                    let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
+                    let result = value.to_ruby_s();
+                    out.push_str(&result);
+                    tokens.push(Token {
+                        text: whole.into(),
+                        expression: expr.into(),
+                        method: method.into(),
+                        result,
+                        undefined,
+                    });
+                }
+                run.record_tokens(tokens);
+                Ok(Value::String(out))
+            },
+        )
+    }
+
+    /// Runs `f`, returning what `%{...}` tokens its interpolations met.
+    pub(super) fn recording<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Token>) {
+        let saved = self.recorder.replace(Vec::new());
+        let r = f(self);
+        let tokens = std::mem::replace(&mut self.recorder, saved).unwrap_or_default();
+        (r, tokens)
+    }
+
+    /// Keeps an interpolation's tokens on its trace node, and for a recorder.
+    fn record_tokens(&mut self, tokens: Vec<Token>) {
+        if let Some(r) = self.recorder.as_mut() {
+            r.extend(tokens.iter().cloned());
+        }
+        if let Some(ex) = self.ex.as_mut() {
+            let id = ex.current();
+            ex.node_mut(id).tokens = tokens;
+        }
+    }
+
+    /// `%{lookup('key')}`: a nested lookup whose not-found is the empty string.
+    fn global_lookup(&mut self, key: &str) -> Result<Value, Error> {
+        let saved = (self.top_key.clone(), self.module_name.clone());
+        self.depth += 1;
+        let r = self.lookup_names(&[key.to_string()], None, Some(Value::from("")), None);
+        self.depth -= 1;
+        (self.top_key, self.module_name) = saved;
+        r
+    }
+
+    /// A scope variable, with dotted keys digging into it; undefined is nil.
+    pub(super) fn scope_lookup(&mut self, key: &str, subject: &str) -> Result<Value, Error> {
+        let segments = split_key(key).ok_or_else(|| Error::lookup(format!("Syntax error in string: {subject}")))?;
+        let root = segments[0].to_ruby_s();
+        let value = self.with(
+            || NodeKind::Scope("Global Scope".into()),
+            |run| {
+                let v = run.variable(&root);
+                match v {
+                    Some(v) => {
+                        run.found(&root, &v);
+                        Ok(v)
+                    }
+                    None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
+                    None => Ok(Value::Undef),
+                }
+            },
+        )?;
+        if matches!(value, Value::Undef) || segments.len() == 1 {
+            return Ok(value);
+        }
+        Ok(self.sub_lookup(key, &segments[1..], &value)?.unwrap_or(Value::Undef))
+    }
+
+    fn variable(&self, name: &str) -> Option<Value> {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Some(v.clone());
+        }
+        self.hiera.scope.get(name)
+    }
+
+    /// Digs into a value with the segments of a dotted key.
+    pub(super) fn sub_lookup(&mut self, key: &str, segments: &[Value], value: &Value) -> Result<Option<Value>, Error> {
+        self.with(|| NodeKind::SubLookup(segments.to_vec()), |run| {
+            let mut value = value;
+            for segment in segments {
+                let step = run.with(|| NodeKind::Segment(segment.clone()), |run| {
+                    let next = match (value, segment) {
+                        (Value::Undef, _) => None,
+                        (Value::Array(a), Value::Integer(i)) => usize::try_from(*i).ok().and_then(|i| a.get(i)),
+                        (Value::Hash(h), s) => h.get(s),
+                        (v, s) => {
+                            return Err(Error::lookup(format!(
+                                "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{key}'",
+                                crate::merge::ruby_class(v),
+                                s.to_ruby_s()
+                            )))
+                        }
+                    };
+                    if run.ex.is_some() {
+                        match next {
+                            Some(v) => run.found(&segment.to_ruby_s(), v),
+                            None => {
+                                run.not_found(&segment.to_ruby_s());
+                                None
+                            }
+                        };
+                    }
+                    Ok(next)
+                })?;
+                match step {
+                    Some(v) => value = v,
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(value.clone()))
+        })
+    }
+}
