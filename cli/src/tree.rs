@@ -5,11 +5,11 @@ use hiera_core::value::Hash;
 use hiera_core::Value;
 use std::path::{Path, PathBuf};
 
-/// Files larger than this are left out: Hiera data is text, and a stray
+/// Files larger than this read as empty: Hiera data is text, and a stray
 /// archive in a control repo must not be read into memory.
 const MAX_FILE: u64 = 64 << 20;
 
-/// Reads the parts of `root` Puppet reads: `etc/puppetlabs` and `opt/puppetlabs`.
+/// Lists the parts of `root` Puppet reads: `etc/puppetlabs` and `opt/puppetlabs`.
 pub fn read_root(root: &Path, files: &mut Files) -> Result<(), String> {
     if !root.is_dir() {
         return Err(format!("--root {}: not a directory", root.display()));
@@ -23,7 +23,10 @@ pub fn read_root(root: &Path, files: &mut Files) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads every file below `dir` as `at/<relative path>`.
+/// Lists every file below `dir` as `at/<relative path>`. Only the names are
+/// read now; a file's text is read when a lookup first reads the file, so
+/// that the manifests, templates and files of a control repository's
+/// modules cost a directory entry each, not their size.
 pub fn read_into(dir: &Path, at: &str, files: &mut Files) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
@@ -35,16 +38,35 @@ pub fn read_into(dir: &Path, at: &str, files: &mut Files) -> Result<(), String> 
         }
         let path = entry.path();
         let target = format!("{}/{name}", at.trim_end_matches('/'));
-        let Ok(meta) = std::fs::metadata(&path) else { continue };
-        if meta.is_dir() {
+        // The entry's own type needs no system call; a link's target does.
+        let Ok(mut kind) = entry.file_type() else { continue };
+        if kind.is_symlink() {
+            let Ok(meta) = std::fs::metadata(&path) else { continue };
+            kind = meta.file_type();
+        }
+        if kind.is_dir() {
             read_into(&path, &target, files)?;
-        } else if meta.len() <= MAX_FILE {
-            if let Ok(bytes) = std::fs::read(&path) {
-                files.insert(target, String::from_utf8_lossy(&bytes).into_owned());
-            }
+        } else if kind.is_file() {
+            files.insert_deferred(target, move || read_text(&path));
         }
     }
     Ok(())
+}
+
+/// A file's text; empty if it cannot be read or is over [`MAX_FILE`].
+fn read_text(path: &Path) -> String {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else { return String::new() };
+    let size = file.metadata().map_or(0, |m| m.len());
+    if size > MAX_FILE {
+        return String::new();
+    }
+    // Sized up front: one read of the whole file, and no copying as it grows.
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    if file.take(MAX_FILE + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > MAX_FILE {
+        return String::new();
+    }
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Reads a facts file, YAML or JSON.
@@ -83,4 +105,23 @@ pub fn collect_cases(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_when_a_lookup_reads_it_not_when_the_tree_is_listed() {
+        let dir = std::env::temp_dir().join(format!("hiera-lookup-tree-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(dir.join("data/common.yaml"), "a: 1\n").unwrap();
+        let mut files = Files::new();
+        read_into(&dir, "/env", &mut files).unwrap();
+        std::fs::write(dir.join("data/common.yaml"), "a: 2\n").unwrap();
+        let text = files.read("/env/data/common.yaml").map(str::to_string);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(text.as_deref(), Some("a: 2\n"), "the text as it was when first read");
+        assert!(files.is_dir("/env/data"));
+    }
 }

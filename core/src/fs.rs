@@ -1,14 +1,45 @@
 //! The in-memory filesystem a lookup reads: absolute paths to file texts.
 //!
 //! Directories are implied by the files below them; a path ending in `/`
-//! stands for an empty directory, as in the case format.
+//! stands for an empty directory, as in the case format. A file's text may
+//! be supplied when it is first read ([`Files::insert_deferred`]), so that a
+//! command over a real control repository reads only the files a lookup
+//! needs, not every manifest, template and file of every module.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// Absolute path → file text. Directories exist where files are below them.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Files {
-    files: BTreeMap<String, String>,
+    files: BTreeMap<String, Text>,
+}
+
+/// A file's text, or how to get it when it is first read.
+#[derive(Clone)]
+enum Text {
+    Here(String),
+    Deferred { text: OnceLock<String>, load: Arc<dyn Fn() -> String + Send + Sync> },
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Text::Here(t) => t.fmt(f),
+            Text::Deferred { text, .. } => match text.get() {
+                Some(t) => t.fmt(f),
+                None => f.write_str("(not read yet)"),
+            },
+        }
+    }
+}
+
+impl PartialEq for Files {
+    /// The same paths with the same texts (deferred texts are read).
+    fn eq(&self, other: &Files) -> bool {
+        self.files.len() == other.files.len()
+            && self.files.keys().zip(other.files.keys()).all(|(a, b)| a == b && self.text(a) == other.text(b))
+    }
 }
 
 impl Files {
@@ -19,7 +50,14 @@ impl Files {
 
     /// Adds or replaces a file (or, for a path ending in `/`, a directory).
     pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
-        self.files.insert(path.into(), text.into());
+        self.files.insert(path.into(), Text::Here(text.into()));
+    }
+
+    /// Adds or replaces a file whose text `load` gives the first time the
+    /// file is read; until then only its path is known, which is all that
+    /// listing directories, globs and checking for files need.
+    pub fn insert_deferred(&mut self, path: impl Into<String>, load: impl Fn() -> String + Send + Sync + 'static) {
+        self.files.insert(path.into(), Text::Deferred { text: OnceLock::new(), load: Arc::new(load) });
     }
 
     /// Removes a file; true if it was there.
@@ -27,9 +65,9 @@ impl Files {
         self.files.remove(path).is_some()
     }
 
-    /// Every file and its text, in path order.
+    /// Every file and its text, in path order (deferred texts are read).
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), t.as_str()))
+        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), Files::read_text(t)))
     }
 
     /// The text of a file.
@@ -37,12 +75,23 @@ impl Files {
         if path.ends_with('/') {
             return None;
         }
-        self.files.get(path).map(String::as_str)
+        self.text(path)
+    }
+
+    fn text(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(Files::read_text)
+    }
+
+    fn read_text(text: &Text) -> &str {
+        match text {
+            Text::Here(t) => t,
+            Text::Deferred { text, load } => text.get_or_init(|| load()),
+        }
     }
 
     /// True for a file.
     pub fn is_file(&self, path: &str) -> bool {
-        self.read(path).is_some()
+        !path.ends_with('/') && self.files.contains_key(path)
     }
 
     /// True for a directory: something lies below it.
@@ -410,6 +459,28 @@ mod tests {
         }
         assert_eq!(expand_braces(&"{a,b}".repeat(9)).map(|v| v.len()), Some(512));
         assert_eq!(expand_braces(&"{a,b}".repeat(10)), None);
+    }
+
+    #[test]
+    fn a_deferred_text_is_read_once_and_only_when_the_file_is_read() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let reads = Arc::new(AtomicUsize::new(0));
+        let mut f = fs();
+        let counter = reads.clone();
+        f.insert_deferred("/d/sub/lazy.yaml", move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+            "a: 1\n".to_string()
+        });
+        assert!(f.is_file("/d/sub/lazy.yaml") && f.exists("/d/sub/lazy.yaml") && f.is_dir("/d/sub"));
+        assert!(f.list("/d/sub").contains(&("lazy.yaml".to_string(), false)));
+        assert_eq!(f.glob("/d/sub/l*.yaml").unwrap(), vec!["/d/sub/lazy.yaml"]);
+        assert_eq!(reads.load(Ordering::SeqCst), 0, "only the path was needed");
+        assert_eq!(f.read("/d/sub/lazy.yaml"), Some("a: 1\n"));
+        assert_eq!(f.read("/d/sub/lazy.yaml"), Some("a: 1\n"));
+        assert_eq!(reads.load(Ordering::SeqCst), 1);
+        let mut g = fs();
+        g.insert("/d/sub/lazy.yaml", "a: 1\n");
+        assert_eq!(f, g, "equal to the same text given at once");
     }
 
     #[test]

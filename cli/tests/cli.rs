@@ -1,0 +1,99 @@
+//! `hiera-lookup` run as a user runs it, over directories on disk.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A directory of its own under the system's temporary directory, removed
+/// when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hiera-lookup-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, path: &str, text: &str) -> &Scratch {
+        let path = self.0.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const HIERA_YAML: &str = "version: 5\nhierarchy:\n  - name: Nodes\n    path: 'nodes/%{trusted.certname}.yaml'\n  - name: Common\n    path: common.yaml\n";
+
+/// An environment where `web01` overrides one of the common values.
+fn environment(scratch: &Scratch, at: &str) {
+    scratch
+        .write(&format!("{at}/hiera.yaml"), HIERA_YAML)
+        .write(&format!("{at}/data/common.yaml"), "ntp::servers: [0.pool.ntp.org]\nmotd: common\n")
+        .write(&format!("{at}/data/nodes/web01.yaml"), "motd: 'web01 %{facts.role}'\n");
+    scratch.write("facts.yaml", "role: web\n");
+}
+
+/// Runs the command, failing the test if it takes more than 20 seconds.
+fn run(args: &[&str], dir: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("hiera-lookup {args:?} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn looks_up_keys_in_an_environment_directory() {
+    let scratch = Scratch::new("env-dir");
+    environment(&scratch, "env");
+    let found = run(&["--env-dir", "env", "--facts", "facts.yaml", "--node", "web01", "motd"], &scratch.0);
+    assert_eq!((found.status.code(), stdout(&found).as_str()), (Some(0), "--- web01 web\n"));
+    let json = run(&["--env-dir", "env", "--render-as", "json", "ntp::servers"], &scratch.0);
+    assert_eq!(stdout(&json), "[\"0.pool.ntp.org\"]\n");
+    let missing = run(&["--env-dir", "env", "no::such_key"], &scratch.0);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn root_plays_the_machine_s_root_directory() {
+    let scratch = Scratch::new("root");
+    environment(&scratch, "root/etc/puppetlabs/code/environments/production");
+    let found = run(&["--root", "root", "--facts", "facts.yaml", "--node", "web01", "motd"], &scratch.0);
+    assert_eq!((found.status.code(), stdout(&found).as_str()), (Some(0), "--- web01 web\n"));
+}
+
+#[test]
+fn files_that_are_not_regular_files_are_left_alone() {
+    // Opening a named pipe waits for a writer that never comes: a module
+    // holding one must not stop a lookup that has no use for it.
+    let scratch = Scratch::new("fifo");
+    environment(&scratch, "env");
+    std::fs::create_dir_all(scratch.0.join("env/modules/site/files")).unwrap();
+    let made = Command::new("mkfifo").arg(scratch.0.join("env/modules/site/files/pipe")).status().unwrap();
+    assert!(made.success());
+    let found = run(&["--env-dir", "env", "ntp::servers"], &scratch.0);
+    assert_eq!((found.status.code(), stdout(&found).as_str()), (Some(0), "---\n- 0.pool.ntp.org\n"));
+}
