@@ -22,6 +22,15 @@ enum Text {
     Deferred { text: OnceLock<String>, load: Arc<dyn Fn() -> String + Send + Sync> },
 }
 
+impl Text {
+    fn get(&self) -> &str {
+        match self {
+            Text::Here(t) => t,
+            Text::Deferred { text, load } => text.get_or_init(|| load()),
+        }
+    }
+}
+
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -67,7 +76,7 @@ impl Files {
 
     /// Every file and its text, in path order (deferred texts are read).
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), Files::read_text(t)))
+        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), t.get()))
     }
 
     /// The text of a file.
@@ -79,14 +88,7 @@ impl Files {
     }
 
     fn text(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(Files::read_text)
-    }
-
-    fn read_text(text: &Text) -> &str {
-        match text {
-            Text::Here(t) => t,
-            Text::Deferred { text, load } => text.get_or_init(|| load()),
-        }
+        self.files.get(path).map(Text::get)
     }
 
     /// True for a file.
