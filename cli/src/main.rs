@@ -134,7 +134,7 @@ fn all(hiera: &Hiera, o: &Options) -> ExitCode {
 fn load(o: &Options) -> Result<Hiera, String> {
     let mut files = hiera_core::fs::Files::new();
     if let Some(root) = &o.root {
-        tree::read_root(Path::new(root), &mut files)?;
+        tree::read_root(Path::new(root), &o.environment, &mut files)?;
     }
     if let Some(env_dir) = &o.env_dir {
         tree::read_into(Path::new(env_dir), &case::environment_dir(&o.environment), &mut files)?;

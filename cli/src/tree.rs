@@ -9,15 +9,19 @@ use std::path::{Path, PathBuf};
 /// archive in a control repo must not be read into memory.
 const MAX_FILE: u64 = 64 << 20;
 
-/// Lists the parts of `root` Puppet reads: `etc/puppetlabs` and `opt/puppetlabs`.
-pub fn read_root(root: &Path, files: &mut Files) -> Result<(), String> {
+/// Lists the parts of `root` Puppet reads: `etc/puppetlabs` and
+/// `opt/puppetlabs`, of the environments only `environment`'s (a server may
+/// hold a deployed copy of every branch of its control repository).
+pub fn read_root(root: &Path, environment: &str, files: &mut Files) -> Result<(), String> {
     if !root.is_dir() {
         return Err(format!("--root {}: not a directory", root.display()));
     }
+    let environments = root.join("etc/puppetlabs/code/environments");
+    let skip = |path: &Path| path.parent() == Some(environments.as_path()) && !path.ends_with(environment);
     for part in ["etc/puppetlabs", "opt/puppetlabs"] {
         let dir = root.join(part);
         if dir.is_dir() {
-            read_into(&dir, &format!("/{part}"), files)?;
+            walk(&dir, &format!("/{part}"), &skip, files)?;
         }
     }
     Ok(())
@@ -28,6 +32,11 @@ pub fn read_root(root: &Path, files: &mut Files) -> Result<(), String> {
 /// that the manifests, templates and files of a control repository's
 /// modules cost a directory entry each, not their size.
 pub fn read_into(dir: &Path, at: &str, files: &mut Files) -> Result<(), String> {
+    walk(dir, at, &|_| false, files)
+}
+
+/// [`read_into`], leaving out the directories `skip` names.
+fn walk(dir: &Path, at: &str, skip: &dyn Fn(&Path) -> bool, files: &mut Files) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
@@ -45,7 +54,9 @@ pub fn read_into(dir: &Path, at: &str, files: &mut Files) -> Result<(), String> 
             kind = meta.file_type();
         }
         if kind.is_dir() {
-            read_into(&path, &target, files)?;
+            if !skip(&path) {
+                walk(&path, &target, skip, files)?;
+            }
         } else if kind.is_file() {
             files.insert_deferred(target, move || read_text(&path));
         }
@@ -123,5 +134,26 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(text.as_deref(), Some("a: 2\n"), "the text as it was when first read");
         assert!(files.is_dir("/env/data"));
+    }
+
+    #[test]
+    fn a_root_s_other_environments_are_not_listed() {
+        let dir = std::env::temp_dir().join(format!("hiera-lookup-root-{}", std::process::id()));
+        for env in ["production", "feature_x"] {
+            let data = dir.join(format!("etc/puppetlabs/code/environments/{env}/data"));
+            std::fs::create_dir_all(&data).unwrap();
+            std::fs::write(data.join("common.yaml"), "a: 1\n").unwrap();
+        }
+        std::fs::create_dir_all(dir.join("etc/puppetlabs/code/data")).unwrap();
+        std::fs::write(dir.join("etc/puppetlabs/code/data/common.yaml"), "b: 1\n").unwrap();
+        let mut files = Files::new();
+        let listed = read_root(&dir, "production", &mut files);
+        std::fs::remove_dir_all(&dir).unwrap();
+        listed.unwrap();
+        let paths: Vec<&str> = files.iter().map(|(p, _)| p).collect();
+        assert_eq!(
+            paths,
+            ["/etc/puppetlabs/code/data/common.yaml", "/etc/puppetlabs/code/environments/production/data/common.yaml"]
+        );
     }
 }
