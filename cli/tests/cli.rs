@@ -78,6 +78,51 @@ fn looks_up_keys_in_an_environment_directory() {
 }
 
 #[test]
+fn explains_merges_and_lists_as_puppet_lookup_does() {
+    let scratch = Scratch::new("options");
+    environment(&scratch, "env");
+    scratch.write("env/data/common.yaml", "motd: common\nusers:\n  alice: {uid: 1}\n");
+    scratch.write("env/data/nodes/web01.yaml", "motd: 'web01 %{facts.role}'\nusers:\n  bob: {uid: 2}\n");
+    let node = ["--env-dir", "env", "--facts", "facts.yaml", "--node", "web01"];
+    let with = |more: &[&str]| run(&[&node[..], more].concat(), &scratch.0);
+
+    let explained = with(&["--explain", "motd"]);
+    let text = stdout(&explained);
+    assert_eq!(explained.status.code(), Some(0));
+    assert!(text.starts_with("Searching for \"lookup_options\"\n"), "{text}");
+    assert!(text.ends_with("        Found key: \"motd\" value: \"web01 web\"\n"), "{text}");
+
+    let merged = with(&["--merge", "deep", "--render-as", "json", "users"]);
+    assert_eq!(stdout(&merged), "{\"alice\":{\"uid\":1},\"bob\":{\"uid\":2}}\n");
+    let first = with(&["--render-as", "json", "users"]);
+    assert_eq!(stdout(&first), "{\"bob\":{\"uid\":2}}\n");
+    let all = with(&["--all", "--render-as", "json"]);
+    assert_eq!(stdout(&all), "{\"motd\":\"web01 web\",\"users\":{\"bob\":{\"uid\":2}}}\n");
+    let default = with(&["--default", "fallback", "no::such_key"]);
+    assert_eq!((default.status.code(), stdout(&default).as_str()), (Some(0), "--- fallback\n"));
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_an_error_with_its_place() {
+    let scratch = Scratch::new("bad-yaml");
+    environment(&scratch, "env");
+    scratch.write("env/data/common.yaml", "motd: [common\n");
+    let failed = run(&["--env-dir", "env", "motd"], &scratch.0);
+    let message = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{message}");
+    assert!(message.contains("/production/data/common.yaml") && message.contains("at line 1 column 7"), "{message}");
+}
+
+#[test]
+fn checks_conformance_cases() {
+    let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/conformance/cases/config-datadir-interpolation.yaml");
+    let checked = run(&["conformance", "--exact", cases], Path::new(env!("CARGO_MANIFEST_DIR")));
+    let text = stdout(&checked);
+    assert_eq!(checked.status.code(), Some(0), "{text}");
+    assert!(text.ends_with(" passed, 0 failed\n") && !text.starts_with("0 passed"), "{text}");
+}
+
+#[test]
 fn root_plays_the_machine_s_root_directory() {
     let scratch = Scratch::new("root");
     environment(&scratch, "root/etc/puppetlabs/code/environments/production");
