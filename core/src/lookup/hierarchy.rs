@@ -340,9 +340,8 @@ impl Run<'_> {
             Locations::Paths(paths) => {
                 let mut out = Vec::new();
                 for declared in paths {
-                    let (path, tokens) =
-                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
-                    let mut path = path?.to_ruby_s();
+                    let (path, tokens) = self.interpolate_location(declared, cfg);
+                    let mut path = path?;
                     if let Some(ext) = &level.extension {
                         if !path.ends_with(ext.as_str()) {
                             path.push_str(ext);
@@ -360,9 +359,8 @@ impl Run<'_> {
             Locations::Globs(globs) => {
                 let mut out = Vec::new();
                 for declared in globs {
-                    let (pattern, tokens) =
-                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
-                    let pattern = crate::fs::join(datadir, &pattern?.to_ruby_s());
+                    let (pattern, tokens) = self.interpolate_location(declared, cfg);
+                    let pattern = crate::fs::join(datadir, &pattern?);
                     for path in self.hiera.files.glob(&pattern).map_err(Error::lookup)? {
                         out.push(Location::new(pattern.clone(), path, true, false, tokens.clone()));
                     }
@@ -372,9 +370,8 @@ impl Run<'_> {
             Locations::Uris(uris) => {
                 let mut out = Vec::new();
                 for declared in uris {
-                    let (uri, tokens) =
-                        self.recording(|run| run.interpolate(Value::String(declared.clone()), false, cfg));
-                    out.push(Location::new(declared.clone(), uri?.to_ruby_s(), true, true, tokens));
+                    let (uri, tokens) = self.interpolate_location(declared, cfg);
+                    out.push(Location::new(declared.clone(), uri?, true, true, tokens));
                 }
                 out
             }
@@ -389,16 +386,22 @@ impl Run<'_> {
                 let mut out = Vec::new();
                 for v in vars {
                     self.locals.push((name.clone(), v));
-                    let (path, tokens) =
-                        self.recording(|run| run.interpolate(Value::String(template.clone()), false, cfg));
+                    let (path, tokens) = self.interpolate_location(template, cfg);
                     self.locals.pop();
-                    let path = crate::fs::join(datadir, &path?.to_ruby_s());
+                    let path = crate::fs::join(datadir, &path?);
                     let exists = self.hiera.files.exists(&path);
                     out.push(Location::new(template.clone(), path, exists, false, tokens));
                 }
                 out
             }
         }))
+    }
+
+    /// A location as its level declares it, interpolated, and the `%{...}`
+    /// tokens met on the way (for the explanation).
+    fn interpolate_location(&mut self, declared: &str, cfg: Option<&str>) -> (Result<String, Error>, Vec<Token>) {
+        let (value, tokens) = self.recording(|run| run.interpolate(Value::from(declared), false, cfg));
+        (value.map(|v| v.to_ruby_s()), tokens)
     }
 }
 
