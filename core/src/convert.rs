@@ -2,7 +2,7 @@
 //! options use in practice.
 
 use crate::error::Error;
-use crate::types::{parse_type, Type};
+use crate::types::{parse_type, Inferred, Type};
 use crate::value::{Hash, Value};
 
 /// Applies a `convert_to` option (a type name, or `[type, args...]`) to a
@@ -37,7 +37,7 @@ fn puppet_string(v: &Value) -> String {
 fn cannot(v: &Value, to: &str) -> String {
     match v {
         Value::String(s) => format!("'new' The string '{s}' cannot be converted to {to}"),
-        v => format!("'new' Value of type {} cannot be converted to {to}", crate::types::infer(v)),
+        v => format!("'new' Value of type {} cannot be converted to {to}", Inferred::of(v).generalize()),
     }
 }
 
@@ -151,10 +151,7 @@ fn to_hash(v: Value) -> Result<Value, String> {
                 }
             } else {
                 if a.len() % 2 != 0 {
-                    return Err(format!(
-                        "'new' Value of type {} cannot be converted to Hash",
-                        crate::types::infer(&Value::Array(a))
-                    ));
+                    return Err("odd number of arguments for Hash".into());
                 }
                 let mut it = a.into_iter();
                 while let (Some(k), Some(v)) = (it.next(), it.next()) {

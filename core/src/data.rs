@@ -261,10 +261,7 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
     if let Some(l) = location {
         msg.push_str(&format!(", when using location '{l}',"));
     }
-    let got = match value {
-        Value::Symbol(_) => "Runtime[ruby, 'Symbol']".to_string(),
-        v => crate::types::infer(v),
-    };
+    let got = crate::types::Inferred::of(value);
     Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
 }
 

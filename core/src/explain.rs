@@ -5,7 +5,7 @@
 //! that the text rendering can follow Puppet's `dump_on` exactly, while the
 //! page draws the same tree as merge steps.
 
-use crate::value::Value;
+use crate::value::{Array, Value};
 use crate::yaml::Spans;
 
 /// What one `%{...}` token became.
@@ -160,11 +160,14 @@ impl Node {
 pub struct Explanation {
     nodes: Vec<Node>,
     current: NodeId,
+    /// The array-form `convert_to` Puppet applied, and the `inspect` of the
+    /// type object it put in place of the array's type name.
+    type_object: Option<(Array, String)>,
 }
 
 impl Default for Explanation {
     fn default() -> Self {
-        Explanation { nodes: vec![Node::new(NodeKind::Root, None)], current: 0 }
+        Explanation { nodes: vec![Node::new(NodeKind::Root, None)], current: 0, type_object: None }
     }
 }
 
@@ -247,6 +250,14 @@ impl Explanation {
         self.pop();
     }
 
+    /// Notes that Puppet parsed the type name in `convert_to`, an array
+    /// from a lookup_options hash, and put the type object in its place:
+    /// it changes that hash itself, so everywhere the trace shows the array
+    /// shows the object (`inspect` is what it prints).
+    pub(crate) fn type_object(&mut self, convert_to: Array, inspect: String) {
+        self.type_object = Some((convert_to, inspect));
+    }
+
     pub(crate) fn merge_source(&mut self, source: &str) {
         let id = self.nodes.len();
         self.nodes.push(Node::new(NodeKind::MergeSource(source.to_string()), Some(self.current)));
@@ -305,7 +316,7 @@ impl Explanation {
                 io.push_str(&format!("{first_indent}Merge strategy {strategy}\n"));
                 if let Some(options) = options {
                     io.push_str(&format!("{inner}Options: "));
-                    dump_value(io, &inner, options);
+                    self.dump_value(io, &inner, options);
                     io.push('\n');
                 }
                 for &b in &node.branches {
@@ -313,7 +324,7 @@ impl Explanation {
                 }
                 if let Some(Event::Result(v)) = &node.event {
                     io.push_str(&format!("{inner}Merged result: "));
-                    dump_value(io, &inner, v);
+                    self.dump_value(io, &inner, v);
                     io.push('\n');
                 }
             }
@@ -363,7 +374,7 @@ impl Explanation {
             Some(Event::NotFound(key)) => io.push_str(&format!("{indent}No such key: \"{key}\"\n")),
             Some(Event::Found { key, value }) => {
                 io.push_str(&format!("{indent}Found key: \"{key}\" value: "));
-                dump_value(io, indent, value);
+                self.dump_value(io, indent, value);
                 io.push('\n');
             }
             _ => {}
@@ -379,6 +390,17 @@ impl Explanation {
 /// Puppet's explainer rendering of a value: hashes and arrays one entry a
 /// line, scalars as Ruby's `inspect`.
 pub fn dump_value(io: &mut String, indent: &str, value: &Value) {
+    dump_value_with(io, indent, value, None)
+}
+
+impl Explanation {
+    fn dump_value(&self, io: &mut String, indent: &str, value: &Value) {
+        dump_value_with(io, indent, value, self.type_object.as_ref())
+    }
+}
+
+fn dump_value_with(io: &mut String, indent: &str, value: &Value, type_object: Option<&(Array, String)>) {
+    let dump = |io: &mut String, indent: &str, v: &Value| dump_value_with(io, indent, v, type_object);
     match value {
         Value::Hash(h) => {
             io.push('{');
@@ -388,9 +410,9 @@ pub fn dump_value(io: &mut String, indent: &str, value: &Value) {
                 for (k, v) in h {
                     io.push_str(sep);
                     io.push_str(&inner);
-                    dump_value(io, &inner, k);
+                    dump(io, &inner, k);
                     io.push_str(" => ");
-                    dump_value(io, &inner, v);
+                    dump(io, &inner, v);
                     sep = ",\n";
                 }
                 io.push('\n');
@@ -403,10 +425,14 @@ pub fn dump_value(io: &mut String, indent: &str, value: &Value) {
             if !a.is_empty() {
                 let inner = format!("{indent}  ");
                 let mut sep = "\n";
-                for v in a {
+                let object = type_object.filter(|(converted, _)| converted.is_same(a)).map(|(_, inspect)| inspect);
+                for (i, v) in a.iter().enumerate() {
                     io.push_str(sep);
                     io.push_str(&inner);
-                    dump_value(io, &inner, v);
+                    match object {
+                        Some(inspect) if i == 0 => io.push_str(inspect),
+                        _ => dump(io, &inner, v),
+                    }
                     sep = ",\n";
                 }
                 io.push('\n');

@@ -326,6 +326,12 @@ impl<'h> Run<'h> {
         )?;
         match (found, convert_to) {
             (Some((value, _)), Some(convert_to)) => {
+                if let (Value::Array(a), Some(ex)) = (&convert_to, self.ex.as_mut()) {
+                    let object = a.first().and_then(Value::as_str).and_then(crate::types::type_object);
+                    if let Some(inspect) = object {
+                        ex.type_object(a.clone(), inspect);
+                    }
+                }
                 let (converted, args) = crate::convert::convert(&lk.key, &convert_to, value)?;
                 if let Some(ex) = self.ex.as_mut() {
                     ex.text(format!("Applying convert_to lookup_option with arguments {args}"));

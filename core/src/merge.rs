@@ -186,7 +186,7 @@ fn check_hash(what: &str, v: &Value) -> Result<(), Error> {
         Value::Hash(h) if h.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)) => Ok(()),
         Value::Hash(_) => Err(Error::puppet(format!(
             "{what} has wrong type, expects a Hash[String, Data] value, got {}",
-            crate::types::infer(v)
+            crate::types::described(v)
         ))),
         v => Err(Error::puppet(format!("{what} has wrong type, expects a Hash value, got {}", type_name(v)))),
     }

@@ -2,10 +2,15 @@
 
 use crate::value::Value;
 
-/// The type Puppet infers for a value in "got ..." messages: literal
-/// scalars as ranges (`Integer[1, 1]`), strings as `Enum`, collections by
-/// their element types.
-pub fn infer(v: &Value) -> String {
+mod inferred;
+
+pub(crate) use inferred::puppet_quote;
+pub use inferred::{Inferred, Text};
+
+/// The type Puppet's type mismatch describer names as "got ..." (from
+/// `infer_set`): literal scalars as ranges (`Integer[1, 1]`), strings as
+/// `Enum`, collections by their element types.
+pub fn described(v: &Value) -> String {
     match v {
         Value::Undef => "Undef".into(),
         Value::Bool(b) => format!("Boolean[{b}]"),
@@ -32,12 +37,12 @@ pub fn infer(v: &Value) -> String {
 fn common<'a>(values: impl Iterator<Item = &'a Value>) -> String {
     let values: Vec<&Value> = values.collect();
     if !values.is_empty() && values.iter().all(|v| matches!(v, Value::String(_))) {
-        let mut names: Vec<String> = values.iter().map(|v| format!("'{}'", v.to_ruby_s())).collect();
+        let mut names: Vec<String> = values.iter().map(|v| puppet_quote(&v.to_ruby_s())).collect();
         names.sort();
         names.dedup();
         return format!("Enum[{}]", names.join(", "));
     }
-    variant(values.into_iter().map(infer))
+    variant(values.into_iter().map(described))
 }
 
 /// `Unit` for no types, the one type, or a `Variant` of the distinct types in
@@ -117,13 +122,60 @@ impl std::fmt::Display for Type {
             Type::Sensitive => f.write_str("Sensitive"),
             Type::Optional(t) => write!(f, "Optional[{t}]"),
             Type::Variant(ts) => write!(f, "Variant[{}]", list(ts)),
-            Type::Enum(vs) => write!(f, "Enum[{}]", vs.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(", ")),
+            Type::Enum(vs) => write!(f, "Enum[{}]", vs.iter().map(|v| puppet_quote(v)).collect::<Vec<_>>().join(", ")),
             Type::Reference(n) => write!(f, "TypeReference['{n}']"),
         }
     }
 }
 
 impl Type {
+    /// The Ruby `inspect` of Puppet's object for this type, memory address
+    /// and all; `None` for `Data`, whose alias object prints its whole
+    /// definition.
+    fn inspect(&self) -> Option<String> {
+        let object = |class: &str, fields: &str| {
+            // Ruby prints where the object lives; a stable stand-in per class
+            // keeps the text the same from run to run.
+            let address = class.bytes().fold(0x7f00_0000_0000u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
+            let address = 0x7f00_0000_0000 | (address & 0xff_ffff_fff8);
+            let fields = if fields.is_empty() { String::new() } else { format!(" {fields}") };
+            format!("#<Puppet::Pops::Types::{class}:0x{address:016x}{fields}>")
+        };
+        let any = object("PAnyType", "");
+        let unbounded = "@from=-Infinity, @to=Infinity";
+        Some(match self {
+            Type::Any => any,
+            Type::Undef => object("PUndefType", ""),
+            Type::Integer => object("PIntegerType", unbounded),
+            Type::Float => object("PFloatType", unbounded),
+            Type::Numeric => object("PNumericType", unbounded),
+            Type::String => object("PStringType", "@size_type_or_value=nil"),
+            Type::Boolean => object("PBooleanType", "@value=nil"),
+            Type::Scalar => object("PScalarType", ""),
+            Type::Data => return None,
+            Type::Array => object("PArrayType", &format!("@size_type=nil, @element_type={any}")),
+            Type::ArrayOf(t) => object("PArrayType", &format!("@size_type=nil, @element_type={}", t.inspect()?)),
+            Type::Hash => object("PHashType", &format!("@size_type=nil, @key_type={any}, @value_type={any}")),
+            Type::HashOf(k, v) => object(
+                "PHashType",
+                &format!("@size_type=nil, @key_type={}, @value_type={}", k.inspect()?, v.inspect()?),
+            ),
+            Type::Sensitive => object("PSensitiveType", &format!("@type={any}")),
+            Type::Optional(t) => object("POptionalType", &format!("@type={}", t.inspect()?)),
+            Type::Variant(ts) => {
+                let types: Option<Vec<String>> = ts.iter().map(Type::inspect).collect();
+                object("PVariantType", &format!("@types=[{}]", types?.join(", ")))
+            }
+            Type::Enum(vs) => {
+                let values: Vec<String> = vs.iter().map(|v| crate::value::inspect_str(v)).collect();
+                object("PEnumType", &format!("@values=[{}], @case_insensitive=false", values.join(", ")))
+            }
+            Type::Reference(name) => {
+                object("PTypeReferenceType", &format!("@type_string={}", crate::value::inspect_str(name)))
+            }
+        })
+    }
+
     /// True when the value is an instance of the type.
     pub fn is_instance(&self, v: &Value) -> bool {
         match self {
@@ -158,18 +210,35 @@ impl Type {
 
 /// Parses a type expression such as `Hash[String, Integer]`.
 pub fn parse_type(text: &str) -> Result<Type, String> {
-    let mut p = TypeParser { s: text.as_bytes(), i: 0 };
+    parse_noting_loss(text).map(|(t, _)| t)
+}
+
+/// The type, and whether reading it as a [`Type`] dropped something Puppet's
+/// type object keeps (bounds, sizes, a pattern, an alias).
+fn parse_noting_loss(text: &str) -> Result<(Type, bool), String> {
+    let mut p = TypeParser { s: text.as_bytes(), i: 0, lossy: false };
     let t = p.ty()?;
     p.ws();
     if p.i < p.s.len() {
         return Err(format!("Syntax error at '{}'", &text[p.i..]));
     }
-    Ok(t)
+    Ok((t, p.lossy))
+}
+
+/// The Ruby `inspect` of the type object Puppet parses `text` into, as its
+/// explanation shows one (`#<Puppet::Pops::Types::PIntegerType:0x... @from=-Infinity, @to=Infinity>`);
+/// `None` where the engine does not keep all that the object would show.
+pub(crate) fn type_object(text: &str) -> Option<String> {
+    match parse_noting_loss(text) {
+        Ok((t, false)) => t.inspect(),
+        _ => None,
+    }
 }
 
 struct TypeParser<'a> {
     s: &'a [u8],
     i: usize,
+    lossy: bool,
 }
 
 impl TypeParser<'_> {
@@ -261,6 +330,16 @@ impl TypeParser<'_> {
         let params = self.params()?;
         let types: Vec<Type> =
             params.iter().filter_map(|p| if let Param::Type(t) = p { Some(t.clone()) } else { None }).collect();
+        let only_types = types.len() == params.len();
+        self.lossy |= match name.as_str() {
+            "Array" => params.len() > 1 || !only_types,
+            "Hash" => !(params.is_empty() || (params.len() == 2 && only_types)),
+            "Optional" => params.len() != 1 || !only_types,
+            "Variant" => !only_types,
+            "Enum" => false,
+            "Data" | "RichData" | "Tuple" | "Struct" | "Pattern" | "NotUndef" => true,
+            _ => !params.is_empty(),
+        };
         Ok(match name.as_str() {
             "Any" => Type::Any,
             "Undef" => Type::Undef,
@@ -283,8 +362,17 @@ impl TypeParser<'_> {
             "Optional" => Type::Optional(Box::new(types.first().cloned().unwrap_or(Type::Any))),
             "Variant" => Type::Variant(types),
             "Enum" => {
-                let mut vs: Vec<String> =
-                    params.iter().filter_map(|p| if let Param::Str(s) = p { Some(s.clone()) } else { None }).collect();
+                // Puppet reads a bare word (`Enum[on, off]`) as a string.
+                let mut vs: Vec<String> = params
+                    .iter()
+                    .filter_map(|p| match p {
+                        Param::Str(s) => Some(s.clone()),
+                        Param::Type(Type::Reference(word)) if word.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                            Some(word.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect();
                 vs.sort();
                 vs.dedup();
                 Type::Enum(vs)

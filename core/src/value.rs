@@ -107,6 +107,12 @@ impl Default for Array {
 }
 
 impl Array {
+    /// Whether both are copies of one array, as Ruby's `equal?`: the same
+    /// object, not only equal elements.
+    pub fn is_same(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The elements, copied only if they are shared.
     pub fn into_vec(self) -> Vec<Value> {
         Arc::unwrap_or_clone(self.0)
