@@ -6,7 +6,7 @@
 //! read from its layout.
 
 use crate::case::{environment_dir, Document};
-use crate::value::Value;
+use crate::value::{Str, Value};
 
 /// The most an archive may expand to: a document is small, and a crafted
 /// zip must not exhaust memory.
@@ -50,7 +50,7 @@ fn lookups_script(doc: &Document) -> String {
             shell(&node)
         );
         if let Ok(Some(Value::Hash(m))) = l.merge.as_ref().map(crate::case::cli_merge).transpose() {
-            let get = |k: &str| m.get(&Value::from(k)).cloned();
+            let get = |k: &str| m.get(&Str(k)).cloned();
             if let Some(s) = get("strategy") {
                 cmd.push_str(&format!(" --merge {}", s.to_ruby_s()));
             }
@@ -294,7 +294,7 @@ mod tests {
         let doc = import(&zip(&entries)).unwrap();
         assert_eq!(doc.environment, "staging");
         assert_eq!(doc.files[1].0, "data/common.yaml");
-        assert_eq!(doc.facts.get(&Value::from("role")), Some(&Value::from("db")));
+        assert_eq!(doc.facts.get(&Str("role")), Some(&Value::from("db")));
         assert!(import(b"not a zip").is_err());
     }
 

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::fs::Files;
 use crate::lookup::{Answer, Request};
 use crate::scope::Node;
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Str, Value};
 use crate::yaml;
 
 /// Where relative paths of a document live.
@@ -80,7 +80,7 @@ impl Document {
         let Some((Value::Hash(top), _)) = loaded else {
             return Err(Error::lookup("document: expected a mapping with 'files' and 'lookups'"));
         };
-        let get = |k: &str| top.get(&Value::from(k));
+        let get = |k: &str| top.get(&Str(k));
         let string = |k: &str| get(k).filter(|v| !matches!(v, Value::Undef)).map(Value::to_ruby_s);
         let facts = match get("facts") {
             None | Some(Value::Undef) => Hash::default(),
@@ -123,7 +123,7 @@ impl Document {
         let name = self
             .node
             .clone()
-            .or_else(|| self.facts.get(&Value::from("clientcert")).map(Value::to_ruby_s))
+            .or_else(|| self.facts.get(&Str("clientcert")).map(Value::to_ruby_s))
             .unwrap_or_else(|| "localhost".into());
         Node { name, environment: self.environment.clone(), facts: self.facts.clone() }
     }
@@ -132,7 +132,7 @@ impl Document {
 impl CaseLookup {
     fn from_value(v: &Value) -> Result<CaseLookup, Error> {
         let Value::Hash(h) = v else { return Err(Error::lookup("document: each lookup must be a mapping with 'key'")) };
-        let get = |k: &str| h.get(&Value::from(k));
+        let get = |k: &str| h.get(&Str(k));
         let (keys, key_is_list) = match get("key") {
             Some(Value::Array(a)) => (a.iter().map(Value::to_ruby_s).collect(), true),
             Some(Value::Undef) | None => return Err(Error::lookup("document: a lookup has no 'key'")),
@@ -140,7 +140,7 @@ impl CaseLookup {
         };
         let expect = match get("expect") {
             Some(Value::Hash(e)) => {
-                let eg = |k: &str| e.get(&Value::from(k));
+                let eg = |k: &str| e.get(&Str(k));
                 if let Some(err) = eg("error") {
                     Some(Expect::Error(err.to_ruby_s()))
                 } else if let Some(r) = eg("value_rendered") {
@@ -190,7 +190,7 @@ impl CaseLookup {
 /// `puppet lookup`'s `--merge` handling: a name or a hash of deep options.
 pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
     let (name, h) = match merge {
-        Value::Hash(h) => (h.get(&Value::from("strategy")).map(Value::to_ruby_s).unwrap_or_default(), Some(h)),
+        Value::Hash(h) => (h.get(&Str("strategy")).map(Value::to_ruby_s).unwrap_or_default(), Some(h)),
         v => (v.to_ruby_s(), None),
     };
     if !matches!(name.as_str(), "first" | "hash" | "unique" | "deep") {
@@ -198,8 +198,8 @@ pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
             "The --merge option only accepts 'first', 'hash', 'unique', or 'deep'\nRun 'puppet lookup --help' for more details",
         ));
     }
-    let flag = |k: &str| h.and_then(|h| h.get(&Value::from(k))).is_some_and(Value::is_truthy);
-    let prefix = h.and_then(|h| h.get(&Value::from("knockout_prefix"))).filter(|v| !matches!(v, Value::Undef));
+    let flag = |k: &str| h.and_then(|h| h.get(&Str(k))).is_some_and(Value::is_truthy);
+    let prefix = h.and_then(|h| h.get(&Str("knockout_prefix"))).filter(|v| !matches!(v, Value::Undef));
     let mut out = Hash::default();
     out.insert("strategy".into(), Value::String(name.clone()));
     if name == "deep" {

@@ -2,7 +2,7 @@
 //! them, with Puppet's messages.
 
 use crate::error::Error;
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Str, Value};
 use crate::yaml;
 
 /// Which layer a hiera.yaml configures; some keys are allowed only in one.
@@ -144,7 +144,7 @@ impl HieraConfig {
     }
 
     fn from_hash(layer: Layer, path: Option<&str>, root: &str, hash: Hash, text: &str) -> Result<HieraConfig, Error> {
-        let version = match hash.get(&Value::from("version")) {
+        let version = match hash.get(&Str("version")) {
             None | Some(Value::Undef) => 3,
             Some(v) => ruby_to_i(v),
         };
@@ -212,7 +212,7 @@ impl HieraConfig {
             d.insert("data_hash".into(), "yaml_data".into());
             hash.insert(defaults_key.clone(), Value::Hash(d));
         }
-        if !hash.contains_key(&Value::from("hierarchy")) {
+        if !hash.contains_key(&Str("hierarchy")) {
             let mut common = Hash::default();
             common.insert("name".into(), "Common".into());
             common.insert("path".into(), "common.yaml".into());
@@ -236,26 +236,26 @@ impl HieraConfig {
             }
         }
         let defaults = hash.get(&defaults_key).and_then(Value::as_hash).cloned().unwrap_or_default();
-        if FUNCTION_KEYS.iter().filter(|k| defaults.contains_key(&Value::from(**k))).count() > 1 {
+        if FUNCTION_KEYS.iter().filter(|k| defaults.contains_key(&Str(k))).count() > 1 {
             return Err(self.fail(&format!("Only one of {} can be defined in defaults", combine(&FUNCTION_KEYS)), None));
         }
-        if let Some(Value::Hash(options)) = defaults.get(&Value::from("options")) {
+        if let Some(Value::Hash(options)) = defaults.get(&Str("options")) {
             for reserved in ["path", "uri"] {
-                if options.contains_key(&Value::from(reserved)) {
+                if options.contains_key(&Str(reserved)) {
                     return Err(
                         self.fail(&format!("Option key '{reserved}' used in defaults is reserved by Puppet"), None)
                     );
                 }
             }
         }
-        let levels = hash.get(&Value::from("hierarchy")).and_then(Value::as_array).unwrap_or(&[]);
+        let levels = hash.get(&Str("hierarchy")).and_then(Value::as_array).unwrap_or(&[]);
         self.hierarchy = levels.iter().map(|l| self.level_v5(layer, l, &defaults)).collect::<Result<_, _>>()?;
-        if let Some(Value::Array(plan)) = hash.get(&Value::from("plan_hierarchy")) {
+        if let Some(Value::Array(plan)) = hash.get(&Str("plan_hierarchy")) {
             for l in plan {
                 self.level_v5(layer, l, &defaults)?;
             }
         }
-        if let Some(dh) = hash.get(&Value::from("default_hierarchy")) {
+        if let Some(dh) = hash.get(&Str("default_hierarchy")) {
             if layer != Layer::Module {
                 let line = self.find_line_matching(1, |l| {
                     l.starts_with("default_hierarchy:")
@@ -273,12 +273,11 @@ impl HieraConfig {
 
     fn level_v5(&self, layer: Layer, level: &Value, defaults: &Hash) -> Result<Level, Error> {
         let he = level.as_hash().cloned().unwrap_or_default();
-        let get = |k: &str| he.get(&Value::from(k));
+        let get = |k: &str| he.get(&Str(k));
         let name = get("name").map(Value::to_ruby_s).unwrap_or_default();
-        let functions: Vec<&str> =
-            ALL_FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&Value::from(*k))).collect();
+        let functions: Vec<&str> = ALL_FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&Str(k))).collect();
         match functions.len() {
-            0 if !FUNCTION_KEYS.iter().any(|k| defaults.contains_key(&Value::from(*k))) => {
+            0 if !FUNCTION_KEYS.iter().any(|k| defaults.contains_key(&Str(k))) => {
                 return Err(self
                     .fail(&format!("One of {} must be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS)), None))
             }
@@ -301,13 +300,13 @@ impl HieraConfig {
                 return Err(self.fail(&format!("Use \"data_hash: {b}_data\" instead of \"hiera3_backend: {b}\""), None));
             }
         }
-        if LOCATION_KEYS.iter().filter(|k| he.contains_key(&Value::from(**k))).count() > 1 {
+        if LOCATION_KEYS.iter().filter(|k| he.contains_key(&Str(k))).count() > 1 {
             return Err(self
                 .fail(&format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)), None));
         }
         if let Some(Value::Hash(options)) = get("options") {
             for reserved in ["path", "uri"] {
-                if options.contains_key(&Value::from(reserved)) {
+                if options.contains_key(&Str(reserved)) {
                     return Err(self.fail(
                         &format!("Option key '{reserved}' used in hierarchy '{name}' is reserved by Puppet"),
                         None,
@@ -319,8 +318,8 @@ impl HieraConfig {
             Some(k) => Some((function_kind(k), get(k).map(Value::to_ruby_s).unwrap_or_default())),
             None => FUNCTION_KEYS
                 .iter()
-                .find(|k| defaults.contains_key(&Value::from(**k)))
-                .map(|k| (function_kind(k), defaults.get(&Value::from(*k)).map(Value::to_ruby_s).unwrap_or_default())),
+                .find(|k| defaults.contains_key(&Str(k)))
+                .map(|k| (function_kind(k), defaults.get(&Str(k)).map(Value::to_ruby_s).unwrap_or_default())),
         };
         let strings = |v: &Value| -> Vec<String> { v.as_array().unwrap_or(&[]).iter().map(Value::to_ruby_s).collect() };
         let locations = if let Some(p) = get("path") {
@@ -341,15 +340,14 @@ impl HieraConfig {
         } else {
             Locations::None
         };
-        let datadir = get("datadir").or_else(|| defaults.get(&Value::from("datadir"))).map(Value::to_ruby_s);
-        let options =
-            get("options").or_else(|| defaults.get(&Value::from("options"))).and_then(Value::as_hash).cloned();
+        let datadir = get("datadir").or_else(|| defaults.get(&Str("datadir"))).map(Value::to_ruby_s);
+        let options = get("options").or_else(|| defaults.get(&Str("options"))).and_then(Value::as_hash).cloned();
         Ok(Level { name, function, datadir, locations, options, extension: None })
     }
 
     fn validate_v4(&mut self, hash: Hash) -> Result<(), Error> {
-        let datadir = hash.get(&Value::from("datadir")).map(Value::to_ruby_s).unwrap_or_else(|| "data".into());
-        let levels = match hash.get(&Value::from("hierarchy")) {
+        let datadir = hash.get(&Str("datadir")).map(Value::to_ruby_s).unwrap_or_else(|| "data".into());
+        let levels = match hash.get(&Str("hierarchy")) {
             Some(Value::Array(a)) => a.to_vec(),
             Some(v) => return Err(self.type_error(&format!("entry 'hierarchy' {}", expects("an Array", v)))),
             None => {
@@ -363,10 +361,10 @@ impl HieraConfig {
             check_struct(l, &["backend", "name", "datadir", "path", "paths"], &["backend", "name"])
                 .map_err(|e| self.type_error(&format!("entry 'hierarchy' index {i} {e}")))?;
             let he = l.as_hash().cloned().unwrap_or_default();
-            let get = |k: &str| he.get(&Value::from(k)).map(Value::to_ruby_s);
+            let get = |k: &str| he.get(&Str(k)).map(Value::to_ruby_s);
             let name = get("name").unwrap_or_default();
             let backend = get("backend").unwrap_or_default();
-            let paths = match he.get(&Value::from("paths")) {
+            let paths = match he.get(&Str("paths")) {
                 Some(Value::Array(a)) => a.iter().map(Value::to_ruby_s).collect(),
                 _ => vec![get("path").unwrap_or_else(|| name.clone())],
             };
@@ -388,7 +386,7 @@ impl HieraConfig {
 
     fn validate_v3(&mut self, hash: Hash) -> Result<(), Error> {
         let nes_or_array = |key: &str| -> Result<Vec<String>, Error> {
-            match hash.get(&Value::from(key)) {
+            match hash.get(&Str(key)) {
                 None => Ok(Vec::new()),
                 Some(Value::String(s)) => Ok(vec![s.clone()]),
                 Some(Value::Array(a)) if a.iter().all(|v| matches!(v, Value::String(_))) => {
@@ -420,9 +418,8 @@ impl HieraConfig {
         }
         for backend in backends {
             let conf = hash.get(&Value::from(backend.as_str())).and_then(Value::as_hash);
-            let datadir = conf.and_then(|c| c.get(&Value::from("datadir"))).map(Value::to_ruby_s);
-            let ext =
-                conf.and_then(|c| c.get(&Value::from("extension"))).map(Value::to_ruby_s).unwrap_or(backend.clone());
+            let datadir = conf.and_then(|c| c.get(&Str("datadir"))).map(Value::to_ruby_s);
+            let ext = conf.and_then(|c| c.get(&Str("extension"))).map(Value::to_ruby_s).unwrap_or(backend.clone());
             self.hierarchy.push(Level {
                 name: backend.clone(),
                 function: Some((FunctionKind::DataHash, format!("{backend}_data"))),
@@ -550,7 +547,7 @@ fn expects(what: &str, v: &Value) -> String {
 fn check_struct(v: &Value, keys: &[&str], required: &[&str]) -> Result<(), String> {
     let Some(h) = v.as_hash() else { return Err(expects("a Hash", v)) };
     for r in required {
-        if !h.contains_key(&Value::from(*r)) {
+        if !h.contains_key(&Str(r)) {
             return Err(format!("expects a value for key '{r}'"));
         }
     }

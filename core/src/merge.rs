@@ -3,7 +3,7 @@
 
 use crate::config::type_name;
 use crate::error::Error;
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Str, Value};
 
 /// Which strategy merges the values found.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +53,7 @@ impl Strategy {
         let Some(merge) = merge.filter(|m| m.is_truthy()) else { return Ok(Strategy::default_strategy()) };
         let (name, options) = match merge {
             Value::Hash(h) => {
-                let name = h.get(&Value::from("strategy")).filter(|v| v.is_truthy()).ok_or_else(|| {
+                let name = h.get(&Str("strategy")).filter(|v| v.is_truthy()).ok_or_else(|| {
                     Error::runtime("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'")
                 })?;
                 (name.to_ruby_s(), if h.len() == 1 { Hash::default() } else { h.clone() })
@@ -120,7 +120,7 @@ impl Strategy {
     }
 
     fn deep_options(&self) -> DeepOptions {
-        let get = |k: &str| self.options.get(&Value::from(k));
+        let get = |k: &str| self.options.get(&Str(k));
         DeepOptions {
             knockout_prefix: get("knockout_prefix").and_then(|v| v.as_str().map(str::to_string)),
             sort_merged_arrays: get("sort_merged_arrays").is_some_and(Value::is_truthy),

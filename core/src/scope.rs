@@ -2,7 +2,7 @@
 //! every fact as a top-scope variable, `trusted`, `server_facts`,
 //! `environment`, and the few built-ins of a top scope.
 
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Str, Value};
 
 /// The node a lookup is made for.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +43,7 @@ impl Scope {
         {
             facts.entry(Value::from(k)).or_insert(Value::String(v));
         }
-        let certname = facts.get(&Value::from("clientcert")).map(Value::to_ruby_s).unwrap_or_default();
+        let certname = facts.get(&Str("clientcert")).map(Value::to_ruby_s).unwrap_or_default();
         let (thost, tdomain) = match certname.split_once('.') {
             Some((h, d)) => (Value::from(h), Value::from(d)),
             None => (Value::String(certname.clone()), Value::Undef),

@@ -4,7 +4,7 @@
 
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
 use crate::lookup::Answer;
-use crate::value::Value;
+use crate::value::{Str, Value};
 use crate::yaml::{Position, Spans, Surprise};
 
 /// What happened at one place.
@@ -402,7 +402,7 @@ fn option_patterns(ex: &Explanation) -> Vec<String> {
 fn knockout_prefix(ex: &Explanation) -> Option<String> {
     ex.nodes().iter().find_map(|n| match &n.kind {
         NodeKind::Merge { options: Some(Value::Hash(o)), .. } => {
-            o.get(&Value::from("knockout_prefix")).and_then(|p| p.as_str().map(str::to_string))
+            o.get(&Str("knockout_prefix")).and_then(|p| p.as_str().map(str::to_string))
         }
         _ => None,
     })

@@ -251,6 +251,25 @@ impl StdHash for Value {
     }
 }
 
+/// A string to look a [`Map`] up by, standing for the `Value::String` key
+/// it equals without making one: `map.get(&Str("name"))`.
+#[derive(Clone, Copy, Debug)]
+pub struct Str<'a>(pub &'a str);
+
+impl StdHash for Str<'_> {
+    /// As `Value::String(self.0)` hashes.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(&Value::String(String::new())).hash(state);
+        self.0.hash(state);
+    }
+}
+
+impl indexmap::Equivalent<Value> for Str<'_> {
+    fn equivalent(&self, key: &Value) -> bool {
+        matches!(key, Value::String(s) if s == self.0)
+    }
+}
+
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
         Value::String(s.to_string())
@@ -290,7 +309,7 @@ impl Value {
 
     /// Looks up a string key in a hash value.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_hash()?.get(&Value::from(key))
+        self.as_hash()?.get(&Str(key))
     }
 
     /// Ruby truthiness: everything but `nil` and `false`.
@@ -486,6 +505,18 @@ fn is_unprintable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_str_finds_the_string_key_and_only_it() {
+        let mut map = Map::default();
+        map.insert(Value::Symbol("name".into()), Value::Integer(1));
+        map.insert(Value::from("name"), Value::Integer(2));
+        map.insert(Value::Integer(3), Value::Integer(3));
+        assert_eq!(map.get(&Str("name")), Some(&Value::Integer(2)));
+        assert_eq!(map.get(&Str("3")), None);
+        map.shift_remove(&Value::from("name"));
+        assert_eq!(map.get(&Str("name")), None);
+    }
 
     #[test]
     fn identical_hashes_have_the_same_order_all_the_way_down() {
