@@ -34,9 +34,34 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Walks `value` once.
+    /// Walks `value` once, for both answers: reading a large file calls
+    /// this for every entry.
     pub fn of(value: &Value) -> Entry {
-        Entry { interpolated: has_tokens(value), lookup_value: is_lookup_value(value) }
+        let mut entry = Entry { interpolated: false, lookup_value: true };
+        entry.walk(value);
+        entry
+    }
+
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
+            Value::Symbol(_) => self.lookup_value = false,
+            Value::Array(a) => a.iter().for_each(|v| self.walk(v)),
+            Value::Hash(h) => {
+                for (k, v) in h {
+                    match k {
+                        Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
+                        Value::Integer(_) | Value::Float(_) => {}
+                        k => {
+                            self.lookup_value = false;
+                            self.interpolated |= has_tokens(k);
+                        }
+                    }
+                    self.walk(v);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -275,5 +300,30 @@ pub fn is_lookup_value(v: &Value) -> bool {
             .iter()
             .all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && is_lookup_value(v)),
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_answers_as_the_two_walks_do() {
+        let values = [
+            "plain",
+            "'%{facts.os}'",
+            "[a, [b, '%{x}']]",
+            "{a: {b: 1}, 2: c, 1.5: '%{y}'}",
+            "{:sym: 1}",
+            "[{a: :sym}]",
+            "{[k, '%{z}']: v}",
+            "{~: 1}",
+            "{true: '100%'}",
+        ];
+        for text in values {
+            let (v, _) = crate::yaml::load(text).unwrap().unwrap();
+            let want = Entry { interpolated: has_tokens(&v), lookup_value: is_lookup_value(&v) };
+            assert_eq!(Entry::of(&v), want, "{text}");
+        }
     }
 }

@@ -101,8 +101,9 @@ impl Files {
         if path == "/" {
             return true;
         }
-        let prefix = format!("{}/", path.trim_end_matches('/'));
-        self.files.range(prefix.clone()..).next().is_some_and(|(p, _)| p.starts_with(&prefix))
+        let prefix = [path.trim_end_matches('/'), "/"].concat();
+        let from = (std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded);
+        self.files.range::<str, _>(from).next().is_some_and(|(p, _)| p.starts_with(&prefix))
     }
 
     /// True for a file or a directory.
@@ -112,7 +113,7 @@ impl Files {
 
     /// The names directly inside a directory, sorted, with whether each is a directory.
     pub fn list(&self, dir: &str) -> Vec<(String, bool)> {
-        let prefix = if dir.ends_with('/') { dir.to_string() } else { format!("{dir}/") };
+        let prefix = if dir.ends_with('/') { dir.to_string() } else { [dir, "/"].concat() };
         let mut out: Vec<(String, bool)> = Vec::new();
         for (p, _) in self.files.range(prefix.clone()..) {
             let Some(rest) = p.strip_prefix(&prefix) else { break };
@@ -161,7 +162,7 @@ impl Files {
     /// `None` when a segment has too many alternatives.
     fn glob_in(&self, dir: &str, segments: &[&str], out: &mut Vec<String>, tries: &mut usize) -> Option<()> {
         let Some((first, rest)) = segments.split_first() else { return Some(()) };
-        let path_of = |name: &str| format!("{dir}/{name}");
+        let path_of = |name: &str| [dir, "/", name].concat();
         let listing = || self.list(if dir.is_empty() { "/" } else { dir });
         if *first == "**" {
             let Some((next, after)) = rest.split_first() else { return Some(()) };
@@ -404,7 +405,9 @@ pub fn join(base: &str, rel: &str) -> String {
     if rest.is_empty() {
         return if base.is_empty() { "/".into() } else { base };
     }
-    format!("{base}/{rest}")
+    base.push('/');
+    base.push_str(rest);
+    base
 }
 
 /// The directory part of a path (`Pathname#parent`).

@@ -41,12 +41,17 @@ pub fn pieces(s: &str) -> Vec<Piece<'_>> {
 /// such values are interpolated.
 pub fn has_tokens(v: &Value) -> bool {
     match v {
-        // Data strings are short: a plain scan beats `str::contains`'s set-up.
-        Value::String(s) => s.as_bytes().windows(2).any(|w| w[0] == b'%' && w[1] == b'{'),
+        Value::String(s) => has_token(s),
         Value::Array(a) => a.iter().any(has_tokens),
         Value::Hash(h) => h.iter().any(|(k, v)| has_tokens(k) || has_tokens(v)),
         _ => false,
     }
+}
+
+/// True when the string has a `%{`.
+pub fn has_token(s: &str) -> bool {
+    // Data strings are short: a plain scan beats `str::contains`'s set-up.
+    s.as_bytes().windows(2).any(|w| w[0] == b'%' && w[1] == b'{')
 }
 
 /// Expressions that interpolate to the empty string without a lookup.

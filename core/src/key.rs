@@ -60,6 +60,16 @@ pub fn split_key(key: &str) -> Option<Vec<Value>> {
     if !needs_split(key) {
         return Some(vec![Value::from(key)]);
     }
+    // The common shape, unquoted segments between single dots
+    // (`facts.os.family`), is what the matching below makes of it.
+    if !key.contains(['\'', '"']) && !key.split('.').any(str::is_empty) {
+        return Some(key.split('.').map(segment).collect());
+    }
+    split_matching(key)
+}
+
+/// [`split_key`] the way Puppet does it, for any key.
+fn split_matching(key: &str) -> Option<Vec<Value>> {
     // Ruby's `key.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/)`: the text
     // between matches and the matches themselves, trailing empties dropped.
     let mut parts: Vec<String> = Vec::new();
@@ -94,21 +104,19 @@ pub fn split_key(key: &str) -> Option<Vec<Value>> {
     if parts.len() * 2 != count + 1 {
         return None;
     }
-    Some(
-        parts
-            .into_iter()
-            .map(|p| {
-                let p = p.trim();
-                if p.starts_with('"') || p.starts_with('\'') {
-                    Value::String(p[1..p.len() - 1].to_string())
-                } else if is_int_segment(p) {
-                    Value::Integer(ruby_to_i(p))
-                } else {
-                    Value::String(p.to_string())
-                }
-            })
-            .collect(),
-    )
+    Some(parts.iter().map(|p| segment(p)).collect())
+}
+
+/// A segment's value: quotes removed, or an integer to index an array with.
+fn segment(p: &str) -> Value {
+    let p = p.trim();
+    if p.starts_with('"') || p.starts_with('\'') {
+        Value::String(p[1..p.len() - 1].to_string())
+    } else if is_int_segment(p) {
+        Value::Integer(ruby_to_i(p))
+    } else {
+        Value::String(p.to_string())
+    }
 }
 
 /// Length of a match of `\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+` at the start of `s`.
@@ -157,5 +165,25 @@ mod tests {
         assert_eq!(s(r#"a."b"#), None);
         assert_eq!(s("plain"), Some(r#""plain""#.into()));
         assert_eq!(s("a.-1"), Some(r#""a" -1"#.into()));
+    }
+
+    #[test]
+    fn the_shortcut_splits_as_the_matching_does() {
+        let alphabet = ['a', '.', ' ', '1', '-', ':', '+', 'é'];
+        let mut checked = 0;
+        for n in 1..=5u32 {
+            for mut i in 0..alphabet.len().pow(n) {
+                let mut key = String::new();
+                for _ in 0..n {
+                    key.push(alphabet[i % alphabet.len()]);
+                    i /= alphabet.len();
+                }
+                if needs_split(&key) {
+                    assert_eq!(split_key(&key), split_matching(&key), "{key:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

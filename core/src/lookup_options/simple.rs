@@ -95,9 +95,20 @@ impl Simple {
             }
             classes.push(class);
         }
+        // Class by class: most are one character, which sets one entry.
         let mut ascii = [0u64; 128];
-        for (c, bits) in ascii.iter_mut().enumerate() {
-            *bits = mask(&classes, c as u8 as char);
+        for (i, class) in classes.iter().enumerate() {
+            match *class {
+                Class::Char(c) if c.is_ascii() => ascii[c as usize] |= 1 << i,
+                Class::Char(_) => {}
+                class => {
+                    for (c, bits) in ascii.iter_mut().enumerate() {
+                        if class.matches(c as u8 as char) {
+                            *bits |= 1 << i;
+                        }
+                    }
+                }
+            }
         }
         Some(Simple { ascii, classes, optional, repeat, anchored_end })
     }

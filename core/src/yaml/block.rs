@@ -596,7 +596,9 @@ impl<'a> Reader<'a> {
         }
         // An error is the event parser's to place and report.
         let value = tokenize(text.to_string(), Position::default()).map_err(|_| GiveUp)?;
-        if let Some(reading) = surprising(text, &value) {
+        // A word (most plain scalars) is read as what it says.
+        let word = matches!(value, Value::String(_)) && text.starts_with(|c: char| c.is_alphabetic());
+        if let Some(reading) = (!word).then(|| surprising(text, &value)).flatten() {
             let at = self.position(start);
             self.surprises.push(Surprise { at, text: text.to_string(), reading });
         }
