@@ -1,5 +1,6 @@
 //! `hiera-lookup`: `puppet lookup` without Ruby, over a real directory tree.
 
+mod alloc;
 mod args;
 mod bench;
 mod tree;
@@ -10,17 +11,8 @@ use hiera_core::{ErrorKind, Hiera, Request, Value};
 use std::path::Path;
 use std::process::ExitCode;
 
-// A lookup allocates many small strings, hashes and arrays; mimalloc serves
-// them in about half the instructions of glibc's malloc (measured with
-// callgrind on the bench repos). Its v2 line, because with v3 the cold pass
-// on the large bench repo took longer (medians of 20 interleaved runs: 42
-// against 36 ms in one piece, 40 against 32.5 ms read on two threads).
-// Without transparent huge pages (`no_thp`: it does not ask for them), as a
-// run that follows a second of idleness had its huge pages' first touches
-// take 0.12 to 0.2 s in the kernel here: cold pass on large 65-96 ms with
-// them, 27-43 ms without (eight runs each, alternating).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: alloc::MiMalloc = alloc::MiMalloc;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
