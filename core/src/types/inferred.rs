@@ -247,7 +247,7 @@ fn lengths(values: &[String]) -> Option<Range> {
 
 /// An `Enum`'s values: distinct, in Ruby's string order (by bytes).
 fn sorted(mut values: Vec<String>) -> Vec<String> {
-    values.sort_unstable();
+    values.sort();
     values.dedup();
     values
 }
