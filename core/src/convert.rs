@@ -3,7 +3,9 @@
 
 use crate::error::Error;
 use crate::types::{parse_type, Inferred, Type};
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Str, Value};
+use regex_lite::Regex;
+use std::sync::LazyLock;
 
 /// Applies a `convert_to` option (a type name, or `[type, args...]`) to a
 /// value. Returns the value and the arguments as the explanation prints them.
@@ -34,16 +36,119 @@ fn puppet_string(v: &Value) -> String {
     }
 }
 
+/// The error a type's `new` returns for a value it does not take, named
+/// after the function that implements it.
 fn cannot(v: &Value, to: &str) -> String {
+    let function = match to {
+        "Float" => "new_float",
+        "Numeric" => "new_numeric",
+        "Boolean" => "new_boolean",
+        _ => "new",
+    };
     match v {
-        Value::String(s) => format!("'new' The string '{s}' cannot be converted to {to}"),
-        v => format!("'new' Value of type {} cannot be converted to {to}", Inferred::of(v).generalize()),
+        Value::String(s) => format!("'{function}' The string '{s}' cannot be converted to {to}"),
+        v => format!("'{function}' Value of type {} cannot be converted to {to}", Inferred::of(v).generalize()),
+    }
+}
+
+/// The strings Integer's `new` takes (its `Convertible` pattern).
+static INTEGER_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z").expect("a valid pattern")
+});
+
+/// The strings Float's and Numeric's `new` take.
+static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z",
+    )
+    .expect("a valid pattern")
+});
+
+/// What Puppet prints for the signature a hash given to Integer's `new`
+/// must fit.
+const INTEGER_NAMED_ARGS: &str = r"NamedArgs = Struct[{'from' => Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp], Optional['radix'] => Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]], Optional['abs'] => Boolean}]";
+
+/// Integer's, Float's and Numeric's `new` take a hash as their named
+/// arguments: `from`, `radix` (Integer's only) and `abs`.
+fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
+    let integer = matches!(ty, Type::Integer);
+    let get = |k: &str| h.get(&Str(k));
+    let names: &[&str] = if integer { &["from", "radix", "abs"] } else { &["from", "abs"] };
+    let convertible = |v: &Value| match v {
+        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
+        Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
+        _ => false,
+    };
+    let radix_ok = |r: &Value| matches!(r, Value::Integer(2 | 8 | 10 | 16));
+    let (radix, abs) = (get("radix"), get("abs"));
+    let fits = h.keys().all(|k| matches!(k, Value::String(k) if names.contains(&k.as_str())))
+        && radix.is_none_or(radix_ok)
+        && abs.is_none_or(|a| matches!(a, Value::Bool(_)));
+    if let Some(from) = get("from").filter(|from| fits && convertible(from)) {
+        let value = match ty {
+            Type::Integer => to_integer(from, radix),
+            Type::Float => to_float(from),
+            _ => new_value(ty, from.clone(), &[]),
+        }?;
+        return Ok(match (abs, value) {
+            (Some(Value::Bool(true)), Value::Integer(i)) => Value::Integer(i.abs()),
+            (Some(Value::Bool(true)), Value::Float(f)) => Value::Float(f.abs()),
+            (_, value) => value,
+        });
+    }
+    if !integer {
+        return Err(cannot(&Value::Hash(h.clone()), &ty.to_string()));
+    }
+    // Integer's `on_error_hash`: `from`, then `radix`, then the signature.
+    if let Some(from) = get("from").filter(|from| !convertible(from)) {
+        return Err(cannot(from, "Integer"));
+    }
+    if let Some(r) = radix.filter(|r| !matches!(r, Value::Undef) && !radix_ok(r)) {
+        return Err(format!("Illegal radix: {}, expected 2, 8, 10, 16, or default", r.to_ruby_s()));
+    }
+    Err(named_args_mismatch(h))
+}
+
+/// How Puppet's type checker says a hash does not fit Integer's named
+/// arguments: every way it misses, one a line.
+fn named_args_mismatch(h: &Hash) -> String {
+    let subject = "Integer.new has wrong type,";
+    if h.is_empty() {
+        return format!("{subject} expects size to be between 1 and 3, got 0");
+    }
+    if !h.keys().all(|k| matches!(k, Value::String(k) if !k.is_empty())) {
+        let got = crate::types::described(&Value::Hash(h.clone()));
+        return format!("{subject} expects a {INTEGER_NAMED_ARGS} value, got {got}");
+    }
+    let got = |v: &Value| Inferred::of(v).generalize();
+    let mut errors = Vec::new();
+    if h.get(&Str("from")).is_none() {
+        errors.push("expects a value for key 'from'".to_string());
+    }
+    if let Some(r @ Value::Undef) = h.get(&Str("radix")) {
+        errors.push(format!(
+            "entry 'radix' expects a Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]] value, got {}",
+            got(r)
+        ));
+    }
+    if let Some(a) = h.get(&Str("abs")).filter(|a| !matches!(a, Value::Bool(_))) {
+        errors.push(format!("entry 'abs' expects a Boolean value, got {}", got(a)));
+    }
+    for k in h.keys().filter_map(Value::as_str).filter(|k| !["from", "radix", "abs"].contains(k)) {
+        errors.push(format!("unrecognized key '{k}'"));
+    }
+    match errors.as_slice() {
+        [one] => format!("{subject} {one}"),
+        all => all.iter().map(|e| format!(" {subject} {e}")).collect::<Vec<_>>().join("\n "),
     }
 }
 
 fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
     if !matches!(ty, Type::Reference(_)) && ty.is_instance(&value) && !matches!(ty, Type::Array | Type::Sensitive) {
         return Ok(value);
+    }
+    if let (Type::Integer | Type::Float | Type::Numeric, Value::Hash(h)) = (ty, &value) {
+        return from_named(ty, h);
     }
     match ty {
         Type::Integer => to_integer(&value, args.first()),

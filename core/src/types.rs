@@ -19,7 +19,7 @@ pub fn described(v: &Value) -> String {
             let f = crate::value::ruby_float(*f);
             format!("Float[{f}, {f}]")
         }
-        Value::String(s) => format!("String[{n}, {n}]", n = s.chars().count()),
+        Value::String(_) => "String".into(),
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
         Value::Sensitive(_) => "Sensitive".into(),
         Value::Array(a) => {
