@@ -52,9 +52,11 @@ fn cannot(v: &Value, to: &str) -> String {
 }
 
 /// The strings Integer's `new` takes (its `Convertible` pattern).
-static INTEGER_TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z").expect("a valid pattern")
-});
+const INTEGER_PATTERN: &str = r"\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z";
+static INTEGER_TEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(INTEGER_PATTERN).expect("a valid pattern"));
+
+/// Integer's `radix` argument, as Puppet prints its type.
+const RADIX: &str = "Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]]";
 
 /// The strings Float's and Numeric's `new` take.
 static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| {
@@ -63,10 +65,6 @@ static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("a valid pattern")
 });
-
-/// What Puppet prints for the signature a hash given to Integer's `new`
-/// must fit.
-const INTEGER_NAMED_ARGS: &str = r"NamedArgs = Struct[{'from' => Convertible = Variant[Numeric, Boolean, Pattern[/\A[+-]?\s*(?:(?:\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\z/], Timespan, Timestamp], Optional['radix'] => Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]], Optional['abs'] => Boolean}]";
 
 /// Integer's, Float's and Numeric's `new` take a hash as their named
 /// arguments: `from`, `radix` (Integer's only) and `abs`.
@@ -118,7 +116,11 @@ fn named_args_mismatch(h: &Hash) -> String {
     }
     if !h.keys().all(|k| matches!(k, Value::String(k) if !k.is_empty())) {
         let got = crate::types::described(&Value::Hash(h.clone()));
-        return format!("{subject} expects a {INTEGER_NAMED_ARGS} value, got {got}");
+        return format!(
+            "{subject} expects a NamedArgs = Struct[{{'from' => Convertible = Variant[Numeric, Boolean, \
+             Pattern[/{INTEGER_PATTERN}/], Timespan, Timestamp], Optional['radix'] => {RADIX}, \
+             Optional['abs'] => Boolean}}] value, got {got}"
+        );
     }
     let got = |v: &Value| Inferred::of(v).generalize();
     let mut errors = Vec::new();
@@ -126,10 +128,7 @@ fn named_args_mismatch(h: &Hash) -> String {
         errors.push("expects a value for key 'from'".to_string());
     }
     if let Some(r @ Value::Undef) = h.get(&Str("radix")) {
-        errors.push(format!(
-            "entry 'radix' expects a Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]] value, got {}",
-            got(r)
-        ));
+        errors.push(format!("entry 'radix' expects a {RADIX} value, got {}", got(r)));
     }
     if let Some(a) = h.get(&Str("abs")).filter(|a| !matches!(a, Value::Bool(_))) {
         errors.push(format!("entry 'abs' expects a Boolean value, got {}", got(a)));
