@@ -88,11 +88,7 @@ fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
             Type::Float => to_float(from),
             _ => new_value(ty, from.clone(), &[]),
         }?;
-        return Ok(match (abs, value) {
-            (Some(Value::Bool(true)), Value::Integer(i)) => Value::Integer(i.abs()),
-            (Some(Value::Bool(true)), Value::Float(f)) => Value::Float(f.abs()),
-            (_, value) => value,
-        });
+        return Ok(absolute(value, abs));
     }
     if !integer {
         return Err(cannot(&Value::Hash(h.clone()), &ty.to_string()));
@@ -143,16 +139,26 @@ fn named_args_mismatch(h: &Hash) -> String {
 }
 
 fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
-    if !matches!(ty, Type::Reference(_)) && ty.is_instance(&value) && !matches!(ty, Type::Array | Type::Sensitive) {
+    // With arguments (`[Integer, 10, true]`), `new` has something to do even
+    // for a value of the type.
+    if args.is_empty()
+        && !matches!(ty, Type::Reference(_))
+        && ty.is_instance(&value)
+        && !matches!(ty, Type::Array | Type::Sensitive)
+    {
         return Ok(value);
     }
     if let (Type::Integer | Type::Float | Type::Numeric, Value::Hash(h)) = (ty, &value) {
         return from_named(ty, h);
     }
+    // The arguments after the value: Integer's radix and abs, the others' abs.
     match ty {
-        Type::Integer => to_integer(&value, args.first()),
-        Type::Float => to_float(&value),
-        Type::Numeric => to_integer(&value, None).or_else(|_| to_float(&value)).map_err(|_| cannot(&value, "Numeric")),
+        Type::Integer => to_integer(&value, args.first()).map(|v| absolute(v, args.get(1))),
+        Type::Float => to_float(&value).map(|v| absolute(v, args.first())),
+        Type::Numeric => to_integer(&value, None)
+            .or_else(|_| to_float(&value))
+            .map(|v| absolute(v, args.first()))
+            .map_err(|_| cannot(&value, "Numeric")),
         Type::String => Ok(Value::String(format_string(&value))),
         Type::Boolean => to_boolean(&value),
         Type::Array => Ok(to_array(value, args.first().is_some_and(Value::is_truthy))),
@@ -166,11 +172,22 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
     }
 }
 
+/// A number made positive when `abs` is `true`, as `new`'s `abs` argument does.
+fn absolute(v: Value, abs: Option<&Value>) -> Value {
+    match (v, abs) {
+        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.abs()),
+        (Value::Float(f), Some(Value::Bool(true))) => Value::Float(f.abs()),
+        (v, _) => v,
+    }
+}
+
 fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match v {
         Value::Integer(i) => Ok(Value::Integer(*i)),
         Value::Float(f) => Ok(Value::Integer(f.trunc() as i128)),
         Value::Bool(b) => Ok(Value::Integer(*b as i128)),
+        // Only what the `Convertible` pattern lets through reaches Ruby's `Integer()`.
+        Value::String(s) if !INTEGER_TEXT.is_match(s) => Err(cannot(v, "Integer")),
         Value::String(s) => {
             let t = s.trim();
             let (neg, body) = match t.strip_prefix('-') {
