@@ -2,29 +2,58 @@
 //! options use in practice.
 
 use crate::error::Error;
-use crate::types::{parse_type, Inferred, Type};
+use crate::types::{parse_noting_loss, Inferred, Type};
 use crate::value::{Hash, Str, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
 
-/// Applies a `convert_to` option (a type name, or `[type, args...]`) to a
-/// value. Returns the value and the arguments as the explanation prints them.
-pub fn convert(key: &str, convert_to: &Value, value: Value) -> Result<(Value, String), Error> {
-    let (type_text, args): (String, Vec<Value>) = match convert_to {
-        Value::Array(a) if !a.is_empty() => (a[0].to_ruby_s(), a[1..].to_vec()),
-        v => (v.to_ruby_s(), Vec::new()),
-    };
-    let ty = parse_type(&type_text).map_err(|e| {
-        Error::lookup(format!(
-            "Invalid data type in lookup_options for key '{key}' could not parse '{type_text}', error: '{e}"
-        ))
-    })?;
-    let raised =
-        |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
-    let converted = new_value(&ty, value, &args).map_err(raised)?;
-    let mut printed = vec![ty.to_string()];
-    printed.extend(args.iter().map(puppet_string));
-    Ok((converted, format!("[{}]", printed.join(", "))))
+/// A `convert_to` option read as Puppet reads it before calling `new`: the
+/// type to make, and `new`'s other arguments.
+#[derive(Debug)]
+pub struct Target {
+    ty: Type,
+    args: Vec<Value>,
+    /// Written as an array (`[Array, true]`): Puppet then stores the parsed
+    /// type back into it, where the explanation shows it.
+    array_form: bool,
+    /// Whether the engine's reading of the type dropped something Puppet's
+    /// type object shows.
+    lossy: bool,
+}
+
+impl Target {
+    /// Reads a `convert_to` option: a type name, or `[type, args...]`.
+    pub fn parse(key: &str, convert_to: &Value) -> Result<Target, Error> {
+        let (type_text, args): (String, Vec<Value>) = match convert_to {
+            Value::Array(a) if !a.is_empty() => (a[0].to_ruby_s(), a[1..].to_vec()),
+            v => (v.to_ruby_s(), Vec::new()),
+        };
+        let (ty, lossy) = parse_noting_loss(&type_text).map_err(|e| {
+            Error::lookup(format!(
+                "Invalid data type in lookup_options for key '{key}' could not parse '{type_text}', error: '{e}"
+            ))
+        })?;
+        Ok(Target { ty, args, array_form: matches!(convert_to, Value::Array(_)), lossy })
+    }
+
+    /// The Ruby `inspect` of the type object Puppet stores into an
+    /// array-form option (`#<Puppet::Pops::Types::PIntegerType:0x... @from=-Infinity, @to=Infinity>`);
+    /// `None` for a type name alone, or where the engine does not keep all
+    /// that the object would show.
+    pub fn type_object(&self) -> Option<String> {
+        (self.array_form && !self.lossy).then(|| self.ty.inspect()).flatten()
+    }
+
+    /// Applies the option to a value. Returns the value and the arguments as
+    /// the explanation prints them.
+    pub fn apply(&self, key: &str, value: Value) -> Result<(Value, String), Error> {
+        let raised =
+            |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
+        let converted = new_value(&self.ty, value, &self.args).map_err(raised)?;
+        let mut printed = vec![self.ty.to_string()];
+        printed.extend(self.args.iter().map(puppet_string));
+        Ok((converted, format!("[{}]", printed.join(", "))))
+    }
 }
 
 /// Puppet's `String()` of a value in an argument list.

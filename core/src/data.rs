@@ -29,7 +29,9 @@ pub struct DataFile {
 pub struct Entry {
     /// Some string in it (hash keys too) has a `%{` token to interpolate.
     pub interpolated: bool,
-    /// It is a Puppet `LookupValue`; finding one that is not is an error.
+    /// It is a Puppet `LookupValue` (`RichData`): scalars, undef, arrays,
+    /// and hashes keyed by strings or numbers, all the way down. Finding one
+    /// that is not is an error.
     pub lookup_value: bool,
 }
 
@@ -280,7 +282,7 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// The error Puppet's type check gives for a found value that is not a
-/// `LookupValue` (see [`is_lookup_value`]).
+/// `LookupValue` (see [`Entry::lookup_value`]).
 pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, value: &Value) -> Error {
     let mut msg = format!("Value for key '{key}', in hash returned from data_hash function '{function}'");
     if let Some(l) = location {
@@ -290,40 +292,28 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
     Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
 }
 
-/// Puppet's check that a value is `RichData` (`Puppet::LookupValue`):
-/// scalars, undef, arrays, and hashes keyed by strings or numbers.
-pub fn is_lookup_value(v: &Value) -> bool {
-    match v {
-        Value::Symbol(_) => false,
-        Value::Array(a) => a.iter().all(is_lookup_value),
-        Value::Hash(h) => h
-            .iter()
-            .all(|(k, v)| matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && is_lookup_value(v)),
-        _ => true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn an_entry_answers_as_the_two_walks_do() {
+    fn an_entry_says_what_its_value_holds() {
+        // (value, has a `%{` token, is a LookupValue)
         let values = [
-            "plain",
-            "'%{facts.os}'",
-            "[a, [b, '%{x}']]",
-            "{a: {b: 1}, 2: c, 1.5: '%{y}'}",
-            "{:sym: 1}",
-            "[{a: :sym}]",
-            "{[k, '%{z}']: v}",
-            "{~: 1}",
-            "{true: '100%'}",
+            ("plain", false, true),
+            ("'%{facts.os}'", true, true),
+            ("[a, [b, '%{x}']]", true, true),
+            ("{a: {b: 1}, 2: c, 1.5: '%{y}'}", true, true),
+            ("{'%{k}': v}", true, true),
+            ("{a: 1, :sym: 1}", false, false),
+            ("[{a: :sym}]", false, false),
+            ("{[k, '%{z}']: v}", true, false),
+            ("{~: 1}", false, false),
+            ("{true: '100%'}", false, false),
         ];
-        for text in values {
+        for (text, interpolated, lookup_value) in values {
             let (v, _) = crate::yaml::load(text).unwrap().unwrap();
-            let want = Entry { interpolated: has_tokens(&v), lookup_value: is_lookup_value(&v) };
-            assert_eq!(Entry::of(&v), want, "{text}");
+            assert_eq!(Entry::of(&v), Entry { interpolated, lookup_value }, "{text}");
         }
     }
 }

@@ -326,13 +326,15 @@ impl<'h> Run<'h> {
         )?;
         match (found, convert_to) {
             (Some((value, _)), Some(convert_to)) => {
+                // In Puppet's order: the type is parsed and stored into the
+                // option before `new` runs, whether or not it succeeds.
+                let target = crate::convert::Target::parse(&lk.key, &convert_to)?;
                 if let (Value::Array(a), Some(ex)) = (&convert_to, self.ex.as_mut()) {
-                    let object = a.first().and_then(Value::as_str).and_then(crate::types::type_object);
-                    if let Some(inspect) = object {
+                    if let Some(inspect) = target.type_object() {
                         ex.type_object(a.clone(), inspect);
                     }
                 }
-                let (converted, args) = crate::convert::convert(&lk.key, &convert_to, value)?;
+                let (converted, args) = target.apply(&lk.key, value)?;
                 if let Some(ex) = self.ex.as_mut() {
                     ex.text(format!("Applying convert_to lookup_option with arguments {args}"));
                 }

@@ -132,7 +132,7 @@ impl Type {
     /// The Ruby `inspect` of Puppet's object for this type, memory address
     /// and all; `None` for `Data`, whose alias object prints its whole
     /// definition.
-    fn inspect(&self) -> Option<String> {
+    pub(crate) fn inspect(&self) -> Option<String> {
         let object = |class: &str, fields: &str| {
             // Ruby prints where the object lives; a stable stand-in per class
             // keeps the text the same from run to run.
@@ -215,7 +215,7 @@ pub fn parse_type(text: &str) -> Result<Type, String> {
 
 /// The type, and whether reading it as a [`Type`] dropped something Puppet's
 /// type object keeps (bounds, sizes, a pattern, an alias).
-fn parse_noting_loss(text: &str) -> Result<(Type, bool), String> {
+pub(crate) fn parse_noting_loss(text: &str) -> Result<(Type, bool), String> {
     let mut p = TypeParser { s: text.as_bytes(), i: 0, lossy: false };
     let t = p.ty()?;
     p.ws();
@@ -223,16 +223,6 @@ fn parse_noting_loss(text: &str) -> Result<(Type, bool), String> {
         return Err(format!("Syntax error at '{}'", &text[p.i..]));
     }
     Ok((t, p.lossy))
-}
-
-/// The Ruby `inspect` of the type object Puppet parses `text` into, as its
-/// explanation shows one (`#<Puppet::Pops::Types::PIntegerType:0x... @from=-Infinity, @to=Infinity>`);
-/// `None` where the engine does not keep all that the object would show.
-pub(crate) fn type_object(text: &str) -> Option<String> {
-    match parse_noting_loss(text) {
-        Ok((t, false)) => t.inspect(),
-        _ => None,
-    }
 }
 
 struct TypeParser<'a> {
