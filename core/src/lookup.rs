@@ -494,14 +494,7 @@ impl<'h> Run<'h> {
                     return Ok(None);
                 }
                 let index = run.key_index(pkey, default_hierarchy, &levels);
-                let visit = index.as_deref().map(|i| Visit {
-                    holding: i
-                        .holding
-                        .raw_entry_v1()
-                        .from_hash(lk.root_hash, |k| *k == lk.root_value)
-                        .map_or(&[], |(_, ids)| ids.as_slice()),
-                    unreadable: &i.unreadable,
-                });
+                let visit = index.as_deref().map(|i| i.visit(lk.root_hash));
                 match visit {
                     Some(v) if strategy.is_first_found() && index.as_ref().is_some_and(|i| i.located) => {
                         run.first_visited(&levels, lk, v)

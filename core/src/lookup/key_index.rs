@@ -2,24 +2,57 @@
 //! reads only the files that can answer it.
 
 use super::{Found, LevelProvider, ProviderKey, Run};
+use crate::data::DataFile;
 use crate::key::LookupKey;
 use crate::value::Value;
-use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// Which locations of a hierarchy hold each key, for a session's plain
 /// lookups: a lookup then skips the files that cannot answer it, as it would
 /// find nothing there. Locations whose file could not be read are always
 /// visited, so that the error comes when the search reaches them.
+///
+/// Keys are known by their hash, the one a [`crate::value::Hash`] keeps them
+/// under, so that the index holds no copy of them: it is made in the cold
+/// pass, where every byte of new memory costs a page's first touch.
 pub(super) struct KeyIndex {
-    /// By key: the ids of the locations holding it, each with the key's
-    /// position in its file (the session's files do not change).
-    pub(super) holding: IndexMap<Value, Vec<(u32, u32)>, FxBuildHasher>,
-    pub(super) unreadable: Vec<u32>,
+    /// By key hash: where its locations start in `places`, and how many.
+    by_hash: HashMap<u64, (u32, u32), BuildHasherDefault<Prehashed>>,
+    /// The ids of the locations holding each key, each with the key's
+    /// position in its file (the session's files do not change), grouped by
+    /// key and in order within a group.
+    places: Vec<(u32, u32)>,
+    unreadable: Vec<u32>,
     /// Whether every level has locations: a first-found lookup may then go
     /// straight to the locations visited (see [`Run::first_visited`]).
     pub(super) located: bool,
+}
+
+impl KeyIndex {
+    /// The locations a lookup of the key hashed `hash` visits.
+    pub(super) fn visit(&self, hash: u64) -> Visit<'_> {
+        let holding = self.by_hash.get(&hash).map_or(&[][..], |&(at, n)| &self.places[at as usize..][..n as usize]);
+        Visit { holding, unreadable: &self.unreadable }
+    }
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// The locations a lookup visits (see [`KeyIndex`]), ids in order.
@@ -61,18 +94,16 @@ impl Run<'_> {
             return Some(index.clone());
         }
         let located = levels.iter().all(|l| l.locations.is_some());
-        let mut index = KeyIndex { holding: IndexMap::default(), unreadable: Vec::new(), located };
+        let (mut files, mut unreadable) = (Vec::new(), Vec::new());
         for level in levels {
             for l in level.locations.iter().flatten().filter(|l| l.exists) {
                 match self.data_hash(level, Some(l)) {
-                    Ok(file) => file.hash.keys().enumerate().for_each(|(at, k)| {
-                        index.holding.entry(k.clone()).or_default().push((l.id, at as u32));
-                    }),
-                    Err(_) => index.unreadable.push(l.id),
+                    Ok(file) => files.push((l.id, file)),
+                    Err(_) => unreadable.push(l.id),
                 }
             }
         }
-        let index = Rc::new(index);
+        let index = Rc::new(index_of(&files, unreadable, located, |k| FxBuildHasher.hash_one(k))?);
         let p = self.providers.get_mut(pkey)?;
         *(if default_hierarchy { &mut p.default_index } else { &mut p.index }) = Some(index.clone());
         Some(index)
@@ -107,5 +138,69 @@ impl Run<'_> {
                 return Ok(Some(hit));
             }
         }
+    }
+}
+
+/// The index of `files` (location id and file, ids ascending as a hierarchy
+/// numbers its locations), keys hashed by `hash`. `None` if two different
+/// keys share a hash: lookups then search without an index.
+fn index_of(
+    files: &[(u32, Rc<DataFile>)],
+    unreadable: Vec<u32>,
+    located: bool,
+    hash: impl Fn(&Value) -> u64,
+) -> Option<KeyIndex> {
+    let mut held: Vec<(u64, u32, u32)> = Vec::with_capacity(files.iter().map(|(_, f)| f.hash.len()).sum());
+    for (id, file) in files {
+        held.extend(file.hash.keys().enumerate().map(|(at, k)| (hash(k), *id, at as u32)));
+    }
+    // By hash, and by id within a hash: the order a search visits them in.
+    held.sort_unstable();
+    let key_at = |&(_, id, at): &(u64, u32, u32)| {
+        let file = &files[files.partition_point(|(i, _)| *i < id)].1;
+        file.hash.get_index(at as usize).map(|(k, _)| k)
+    };
+    let mut by_hash = HashMap::with_capacity_and_hasher(held.len(), Default::default());
+    let mut places = Vec::with_capacity(held.len());
+    for group in held.chunk_by(|a, b| a.0 == b.0) {
+        let first = key_at(&group[0]);
+        if group[1..].iter().any(|h| key_at(h) != first) {
+            return None;
+        }
+        by_hash.insert(group[0].0, (places.len() as u32, group.len() as u32));
+        places.extend(group.iter().map(|&(_, id, at)| (id, at)));
+    }
+    Some(KeyIndex { by_hash, places, unreadable, located })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(texts: &[(u32, &str)]) -> Vec<(u32, Rc<DataFile>)> {
+        texts
+            .iter()
+            .map(|&(id, t)| (id, Rc::new(crate::data::load("yaml_data", "/d.yaml", t, false).unwrap())))
+            .collect()
+    }
+
+    #[test]
+    fn each_key_visits_the_files_holding_it_in_order() {
+        let files = files(&[(1, "a: 1\nb: 2\n"), (4, "c: 3\na: 4\n"), (7, "a: 5\n")]);
+        let index = index_of(&files, vec![5], true, |k| FxBuildHasher.hash_one(k)).unwrap();
+        let visit = |k: &str| index.visit(FxBuildHasher.hash_one(Value::from(k)));
+        assert_eq!(visit("a").holding, [(1, 0), (4, 1), (7, 0)]);
+        assert_eq!(visit("c").holding, [(4, 0)]);
+        assert_eq!(visit("z").holding, []);
+        assert_eq!(visit("z").unreadable, [5]);
+        assert!(visit("b").includes(1) && !visit("b").includes(4) && visit("b").includes(5));
+    }
+
+    #[test]
+    fn keys_that_share_a_hash_leave_the_files_unindexed() {
+        let one = files(&[(1, "a: 1\n"), (2, "a: 2\n")]);
+        assert!(index_of(&one, Vec::new(), true, |_| 7).is_some());
+        let two = files(&[(1, "a: 1\n"), (2, "b: 2\n")]);
+        assert!(index_of(&two, Vec::new(), true, |_| 7).is_none());
     }
 }
