@@ -1,6 +1,7 @@
 //! Dotted keys: `a.b.0`, `a."b.c"`, split as Puppet's `SubLookup#split_key`.
 
-use crate::value::Value;
+use crate::value::{Str, Value};
+use indexmap::Equivalent;
 use std::rc::Rc;
 
 /// A key split into its root and the segments that dig into the root's value.
@@ -8,9 +9,12 @@ use std::rc::Rc;
 pub struct LookupKey {
     /// The key as written (shared: a lookup keeps it in its recursion guard).
     pub key: Rc<str>,
-    /// The part looked up in the data, as a hash key.
-    pub root_value: Value,
-    /// `root_value`'s hash in a [`crate::value::Hash`], computed once for the many files it is looked up in.
+    /// The part looked up in the data, when it is not the whole key: a
+    /// session keeps every key it is asked for, so the common case keeps
+    /// no second copy.
+    root: Option<Box<str>>,
+    /// The root's hash as a key of a [`crate::value::Hash`], computed once
+    /// for the many files it is looked up in.
     pub root_hash: u64,
     /// The module the key belongs to (`ntp` for `ntp::servers`).
     pub module: Option<Rc<str>>,
@@ -39,14 +43,19 @@ impl LookupKey {
             .windows(2)
             .position(|w| w == b"::")
             .map(|i| module(if i == 0 { &root } else { &root[..i] }));
-        let root_value = Value::String(root);
-        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, &root_value);
-        Ok(LookupKey { key: Rc::from(key), root_value, root_hash, module, segments })
+        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, Str(&root));
+        let root = (root != key).then(|| root.into_boxed_str());
+        Ok(LookupKey { key: Rc::from(key), root, root_hash, module, segments })
     }
 
     /// The part looked up in the data.
     pub fn root(&self) -> &str {
-        self.root_value.as_str().unwrap_or_default()
+        self.root.as_deref().unwrap_or(&self.key)
+    }
+
+    /// Whether a hash key is the root.
+    pub fn is_root(&self, key: &Value) -> bool {
+        Str(self.root()).equivalent(key)
     }
 }
 
@@ -165,6 +174,18 @@ mod tests {
         assert_eq!(s(r#"a."b"#), None);
         assert_eq!(s("plain"), Some(r#""plain""#.into()));
         assert_eq!(s("a.-1"), Some(r#""a" -1"#.into()));
+    }
+
+    #[test]
+    fn a_key_knows_its_root_as_a_hash_key() {
+        use std::hash::BuildHasher;
+        for (key, root) in [("ntp::servers", "ntp::servers"), ("a.b.0", "a"), (r#""x.y".z"#, "x.y"), ("'q'", "q")] {
+            let lk = LookupKey::parse(key).unwrap();
+            assert_eq!(lk.root(), root);
+            assert!(lk.is_root(&Value::from(root)));
+            assert_eq!(lk.is_root(&Value::from(key)), key == root);
+            assert_eq!(lk.root_hash, rustc_hash::FxBuildHasher.hash_one(Value::from(root)), "{key}");
+        }
     }
 
     #[test]

@@ -557,7 +557,7 @@ impl<'h> Run<'h> {
         let root = lk.root();
         let file = self.data_hash(level, location)?;
         let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
-        let index = at.or_else(|| file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| *k == lk.root_value));
+        let index = at.or_else(|| file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| lk.is_root(k)));
         let Some((index, (_, value))) = index.and_then(|i| Some((i, file.hash.get_index(i)?))).filter(|_| in_namespace)
         else {
             self.not_found(root);

@@ -91,7 +91,7 @@ impl Compiled {
 
     /// Which options apply to a key's root, to be read with [`Compiled::get`].
     pub fn find(&self, key: &LookupKey) -> Option<Match> {
-        let same = |k: &Value| *k == key.root_value;
+        let same = |k: &Value| key.is_root(k);
         if let Some((i, _, v)) = self.keys.raw_entry_v1().from_hash_full(key.root_hash, same) {
             if !matches!(v, Value::Undef) {
                 return Some(Match::Key(i));
