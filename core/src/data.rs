@@ -5,15 +5,18 @@ use crate::config::{symkeys_to_string, type_name};
 use crate::error::Error;
 use crate::interpolate::has_tokens;
 use crate::value::{Hash, Value};
-use crate::yaml::{self, Spans};
+use crate::yaml::{self, Position, Spans};
 
 /// A data file read by its backend.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DataFile {
     /// The file's hash.
     pub hash: Hash,
-    /// Where each top-level value came from, by key position in `hash`.
-    pub spans: Vec<Spans>,
+    /// Where each part of `hash` came from; none for JSON.
+    pub spans: Spans,
+    /// Where each top-level value's positions start in `spans`, by key
+    /// position in `hash`.
+    starts: Vec<u32>,
     /// Scalars a reader may misread (YAML only).
     pub surprises: Vec<yaml::Surprise>,
     /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
@@ -68,9 +71,29 @@ impl Entry {
 }
 
 impl DataFile {
-    fn new(hash: Hash, spans: Vec<Spans>, surprises: Vec<yaml::Surprise>) -> DataFile {
+    fn new(hash: Hash, spans: Spans, surprises: Vec<yaml::Surprise>) -> DataFile {
         let entries = hash.values().map(Entry::of).collect();
-        DataFile { keys_digest: keys_digest(&hash), hash, spans, surprises, entries }
+        let mut starts = Vec::new();
+        if !spans.0.is_empty() {
+            starts.reserve_exact(hash.len());
+            let mut start = 1;
+            for value in hash.values() {
+                starts.push(start as u32);
+                start += yaml::nodes(value);
+            }
+        }
+        DataFile { keys_digest: keys_digest(&hash), hash, spans, starts, surprises, entries }
+    }
+
+    /// Where the top-level value at key position `i` and its parts came
+    /// from (see [`Spans`]); none for JSON.
+    pub fn value_spans(&self, i: usize) -> &[Position] {
+        self.value_range(i).and_then(|r| self.spans.0.get(r)).unwrap_or_default()
+    }
+
+    fn value_range(&self, i: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.starts.get(i)? as usize;
+        Some(start..self.starts.get(i + 1).map_or(self.spans.0.len(), |&end| end as usize))
     }
 }
 
@@ -107,7 +130,7 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
         }
         Ok((Some((Value::Hash(h), spans)), surprises)) => {
             let hash = symkeys_to_string(h);
-            Ok(DataFile::new(hash, spans.children, surprises))
+            Ok(DataFile::new(hash, spans, surprises))
         }
         Ok((other, _)) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
@@ -129,8 +152,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     })?;
     match value {
         Value::Hash(hash) => {
-            let spans = hash.iter().map(|_| Spans::default()).collect();
-            Ok(DataFile::new(hash, spans, Vec::new()))
+            Ok(DataFile::new(hash, Spans::default(), Vec::new()))
         }
         other => Err(Error::lookup(format!(
             "Value returned from data_hash function 'json_data', when using location '{path}', has wrong type, expects a Hash value, got {}",
@@ -148,7 +170,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
 /// common.yaml then costs the size of one entry, not of the file.
 pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool {
     let (Some(old_tops), Some(new_tops)) = (top_entries(old_text), top_entries(new_text)) else { return false };
-    if old_tops.len() != file.hash.len() || new_tops.len() != old_tops.len() || file.spans.len() != file.hash.len() {
+    if old_tops.len() != file.hash.len() || new_tops.len() != old_tops.len() || file.starts.len() != file.hash.len() {
         return false;
     }
     let (old_bytes, new_bytes) = (old_text.as_bytes(), new_text.as_bytes());
@@ -182,7 +204,10 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
         return false;
     }
     let mut entry = symkeys_to_string(entries).into_iter();
-    let (Some((key, value)), Some(mut span)) = (entry.next(), spans.children.into_iter().next()) else { return false };
+    let Some((key, value)) = entry.next() else { return false };
+    // The entry's value's positions follow the mapping's own.
+    let Some(read_positions) = spans.0.get(1..1 + yaml::nodes(&value)) else { return false };
+    let Some(range) = file.value_range(i) else { return false };
     if file.hash.get_index(i).map(|(k, _)| k) != Some(&key) {
         return false;
     }
@@ -191,10 +216,15 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
     // Entries after this one start on a line of their own: it ends with a newline.
     let shift = newlines(new_block) as i64 - newlines(old_block) as i64;
     let moved = |line: u32| (line as i64 + shift) as u32;
-    shift_lines(&mut span, &|line| line + first_line);
-    file.spans[i] = span;
-    for later in &mut file.spans[i + 1..] {
-        shift_lines(later, &moved);
+    let placed = read_positions.iter().map(|&p| Position { line: p.line + first_line, ..p });
+    let end = range.start + read_positions.len();
+    let grown = read_positions.len() as i64 - range.len() as i64;
+    file.spans.0.splice(range, placed);
+    for later in &mut file.spans.0[end..] {
+        later.line = moved(later.line);
+    }
+    for start in &mut file.starts[i + 1..] {
+        *start = (*start as i64 + grown) as u32;
     }
     if let Some(entry) = file.entries.get_mut(i) {
         *entry = Entry::of(&value);
@@ -264,13 +294,6 @@ fn pair_in_flow_sequence(block: &str) -> bool {
         }
         c == ':' && depth > 0
     })
-}
-
-fn shift_lines(spans: &mut Spans, f: &dyn Fn(u32) -> u32) {
-    spans.at.line = f(spans.at.line);
-    for c in &mut spans.children {
-        shift_lines(c, f);
-    }
 }
 
 /// 1-based line and column of a byte offset.

@@ -571,10 +571,9 @@ impl<'h> Run<'h> {
         let value = if entry.interpolated { self.interpolate(value.clone(), true, None)? } else { value.clone() };
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
-            let spans = file.spans.get(index).cloned().unwrap_or_default();
-            let mut at = Vec::new();
-            spans.positions(&mut at);
+            let at = file.value_spans(index);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
+            let spans = crate::yaml::Spans::new(at.to_vec());
             ex.node_mut(id).origin = Some(crate::explain::Origin { file: l.path.clone(), spans, surprises });
         }
         Ok(Some((value, id)))

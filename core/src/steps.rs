@@ -5,7 +5,7 @@
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
 use crate::lookup::Answer;
 use crate::value::{Str, Value};
-use crate::yaml::{Position, Spans, Surprise};
+use crate::yaml::{self, Position, Surprise};
 
 /// What happened at one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +180,7 @@ pub fn leaf_sources(steps: &[Step], result: &Value) -> Vec<LeafSource> {
     let mut path = Vec::new();
     leaves(result, &mut path, &mut |path, leaf| {
         for (value, origin) in &found {
-            if let Some(at) = locate(value, &origin.spans, path, leaf) {
+            if let Some(at) = locate(value, origin.spans.positions(), path, leaf) {
                 out.push(LeafSource { path: path.to_vec(), file: origin.file.clone(), at });
                 return;
             }
@@ -209,26 +209,26 @@ fn leaves(v: &Value, path: &mut Vec<Segment>, f: &mut dyn FnMut(&[Segment], &Val
     }
 }
 
-/// Follows `path` through a found value (array indexes by the element the
-/// result has there) to a leaf equal to `leaf`.
-fn locate(value: &Value, spans: &Spans, path: &[Segment], leaf: &Value) -> Option<Position> {
+/// Follows `path` through a found value, placed at `positions` (see
+/// [`yaml::Spans`]), to a leaf equal to `leaf` (array elements are those the
+/// result has there).
+fn locate(value: &Value, positions: &[Position], path: &[Segment], leaf: &Value) -> Option<Position> {
+    let at = yaml::at(positions);
     let Some((seg, rest)) = path.split_first() else {
-        return (value == leaf).then_some(spans.at);
+        return (value == leaf).then_some(at);
     };
     match value {
         // A unique merge wraps a scalar in an array.
-        v if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => Some(spans.at),
+        v if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => Some(at),
         Value::Hash(h) => {
             let i = h.get_index_of(seg)?;
-            let child = spans.children.get(i).cloned().unwrap_or(Spans { at: spans.at, children: Vec::new() });
-            locate(&h[i], &child, rest, leaf)
+            locate(&h[i], yaml::parts(positions, value).nth(i).unwrap_or_default(), rest, leaf)
         }
         // Array elements are found by value: merges move them, and a unique
         // merge flattens nested arrays.
-        Value::Array(a) => a.iter().enumerate().find_map(|(i, e)| {
-            let child = spans.children.get(i).cloned().unwrap_or(Spans { at: spans.at, children: Vec::new() });
-            locate(e, &child, rest, leaf)
-                .or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, &child, path, leaf)).flatten())
+        Value::Array(a) => a.iter().zip(yaml::parts(positions, value)).find_map(|(e, part)| {
+            locate(e, part, rest, leaf)
+                .or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, part, path, leaf)).flatten())
         }),
         _ => None,
     }

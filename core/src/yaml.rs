@@ -22,22 +22,87 @@ pub struct Position {
     pub column: u32,
 }
 
-/// Where each part of a loaded value came from, shaped like the value:
-/// a hash has one child per entry and an array one per element, in order.
+/// Where each part of a loaded value came from: the value's position, then
+/// those of its parts (a hash's entry values, an array's elements) in order,
+/// each followed by its own parts'. The value gives the shape: see [`parts`].
+/// One flat list, as a tree of lists would cost an allocation and three
+/// words for every collection and scalar of every file read.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Spans {
-    /// Where this value starts.
-    pub at: Position,
-    /// The spans of the elements or entry values.
-    pub children: Vec<Spans>,
-}
+pub struct Spans(pub(crate) Vec<Position>);
 
 impl Spans {
-    /// Every position in this tree.
-    pub fn positions(&self, out: &mut Vec<Position>) {
+    /// Spans from their positions, in the order described above.
+    pub fn new(positions: Vec<Position>) -> Spans {
+        Spans(positions)
+    }
+
+    /// Where the value starts; the default position when it is not known
+    /// (for JSON data).
+    pub fn at(&self) -> Position {
+        at(&self.0)
+    }
+
+    /// Every position, the value's first.
+    pub fn positions(&self) -> &[Position] {
+        &self.0
+    }
+}
+
+/// The first of a value's `positions`: where it starts; the default position
+/// when there are none.
+pub fn at(positions: &[Position]) -> Position {
+    positions.first().copied().unwrap_or_default()
+}
+
+/// The positions of each part of `value` (its entry values or elements), in
+/// order, out of the value's own `positions`; none for a part whose are not
+/// known.
+pub fn parts<'a>(positions: &'a [Position], value: &'a Value) -> impl Iterator<Item = &'a [Position]> {
+    let mut start = 1;
+    parts_of(value).map(move |part| {
+        let n = nodes(part);
+        let positions = positions.get(start..start + n).unwrap_or_default();
+        start += n;
+        positions
+    })
+}
+
+/// A hash's entry values or an array's elements.
+fn parts_of(value: &Value) -> impl Iterator<Item = &Value> {
+    let (values, elements) = match value {
+        Value::Hash(h) => (Some(h.values()), None),
+        Value::Array(a) => (None, Some(a.iter())),
+        _ => (None, None),
+    };
+    values.into_iter().flatten().chain(elements.into_iter().flatten())
+}
+
+/// How many positions describe `value`: its own and its parts'.
+pub fn nodes(value: &Value) -> usize {
+    match value {
+        Value::Hash(h) => 1 + h.values().map(nodes).sum::<usize>(),
+        Value::Array(a) => 1 + a.iter().map(nodes).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// The event parser's positions, shaped like the value as it is built.
+#[derive(Clone, Debug, Default)]
+struct Tree {
+    at: Position,
+    children: Vec<Tree>,
+}
+
+impl Tree {
+    /// The [`Spans`] of `value`, which this tree describes; a part the tree
+    /// lacks takes its parent's position.
+    fn flatten(&self, value: &Value, out: &mut Vec<Position>) {
         out.push(self.at);
-        for c in &self.children {
-            c.positions(out);
+        for (i, part) in parts_of(value).enumerate() {
+            match self.children.get(i) {
+                Some(child) => child.flatten(part, out),
+                None => Tree { at: self.at, children: Vec::new() }.flatten(part, out),
+            }
         }
     }
 }
@@ -124,8 +189,10 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
             Event::StreamEnd | Event::DocumentEnd => return Ok((None, loader.surprises)),
             event => {
-                let node = loader.node(event, at)?;
-                return Ok((Some(node), loader.surprises));
+                let (value, tree) = loader.node(event, at)?;
+                let mut positions = Vec::new();
+                tree.flatten(&value, &mut positions);
+                return Ok((Some((value, Spans(positions))), loader.surprises));
             }
         }
     }
@@ -137,7 +204,7 @@ pub const MAX_DEPTH: usize = 100;
 struct Loader<'a> {
     parser: Parser<std::str::Chars<'a>>,
     text: &'a str,
-    anchors: IndexMap<usize, (Value, Spans)>,
+    anchors: IndexMap<usize, (Value, Tree)>,
     nodes: usize,
     depth: usize,
     /// Where each open collection starts (a flow one at its bracket).
@@ -205,25 +272,25 @@ impl Loader<'_> {
         Ok(())
     }
 
-    fn node(&mut self, event: Event, at: Position) -> Result<(Value, Spans), YamlError> {
+    fn node(&mut self, event: Event, at: Position) -> Result<(Value, Tree), YamlError> {
         self.count(1, at)?;
-        let (value, spans, anchor) = match event {
+        let (value, tree, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
                 let value = scalar(text.clone(), style, tag.as_ref(), at)?;
                 if let Some(reading) = plain.then(|| surprising(&text, &value)).flatten() {
                     self.surprises.push(Surprise { at, text, reading });
                 }
-                (value, Spans { at, children: Vec::new() }, anchor)
+                (value, Tree { at, children: Vec::new() }, anchor)
             }
             Event::Alias(id) => {
-                let (value, spans) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
+                let (value, tree) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
                     message: "found undefined alias".into(),
                     at: Some(at),
                     disallowed_class: false,
                 })?;
                 self.count(size_of(&value), at)?;
-                return Ok((value, spans));
+                return Ok((value, tree));
             }
             Event::SequenceStart(anchor, _) => {
                 self.open(at)?;
@@ -239,20 +306,20 @@ impl Loader<'_> {
                     children.push(s);
                 }
                 self.close();
-                (Value::Array(items.into()), Spans { at, children }, anchor)
+                (Value::Array(items.into()), Tree { at, children }, anchor)
             }
             Event::MappingStart(anchor, _) => {
                 self.open(at)?;
                 let (hash, children) = self.mapping()?;
                 self.close();
-                (Value::Hash(hash), Spans { at, children }, anchor)
+                (Value::Hash(hash), Tree { at, children }, anchor)
             }
             _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), disallowed_class: false }),
         };
         if anchor > 0 {
-            self.anchors.insert(anchor, (value.clone(), spans.clone()));
+            self.anchors.insert(anchor, (value.clone(), tree.clone()));
         }
-        Ok((value, spans))
+        Ok((value, tree))
     }
 
     fn enter(&mut self, at: Position) -> Result<(), YamlError> {
@@ -268,8 +335,8 @@ impl Loader<'_> {
     }
 
     /// A mapping's entries, with Psych's `<<` merge keys applied in place.
-    fn mapping(&mut self) -> Result<(Hash, Vec<Spans>), YamlError> {
-        let mut entries: IndexMap<Value, (Value, Spans)> = IndexMap::new();
+    fn mapping(&mut self) -> Result<(Hash, Vec<Tree>), YamlError> {
+        let mut entries: IndexMap<Value, (Value, Tree)> = IndexMap::new();
         loop {
             let (event, at) = self.next()?;
             if let Event::MappingEnd = event {
@@ -280,16 +347,16 @@ impl Loader<'_> {
             let (event, vat) = self.next()?;
             let value_is_seq = matches!(event, Event::SequenceStart(..));
             let value_is_map = matches!(event, Event::MappingStart(..) | Event::Alias(_));
-            let (value, spans) = self.node(event, vat)?;
+            let (value, tree) = self.node(event, vat)?;
             if is_merge_key && (value_is_map || value_is_seq) {
-                if let Some(sources) = merge_sources(&value, &spans, value_is_seq) {
+                if let Some(sources) = merge_sources(&value, &tree, value_is_seq) {
                     for (k, v) in sources {
                         entries.insert(k, v);
                     }
                     continue;
                 }
             }
-            entries.insert(key, (value, spans));
+            entries.insert(key, (value, tree));
         }
         let mut hash = Hash::with_capacity(entries.len());
         let mut children = Vec::with_capacity(entries.len());
@@ -304,20 +371,20 @@ impl Loader<'_> {
 /// The entries a `<<` merge key brings in: a hash, or a sequence of hashes
 /// where earlier ones win. `None` when Ruby's `merge!` would raise TypeError,
 /// in which case Psych keeps `<<` as an ordinary key.
-fn merge_sources(value: &Value, spans: &Spans, is_seq: bool) -> Option<Vec<(Value, (Value, Spans))>> {
-    let pairs = |h: &Hash, s: &Spans| -> Vec<(Value, (Value, Spans))> {
+fn merge_sources(value: &Value, tree: &Tree, is_seq: bool) -> Option<Vec<(Value, (Value, Tree))>> {
+    let pairs = |h: &Hash, s: &Tree| -> Vec<(Value, (Value, Tree))> {
         h.iter()
             .enumerate()
             .map(|(i, (k, v))| (k.clone(), (v.clone(), s.children.get(i).cloned().unwrap_or_default())))
             .collect()
     };
     if !is_seq {
-        return value.as_hash().map(|h| pairs(h, spans));
+        return value.as_hash().map(|h| pairs(h, tree));
     }
     let items = value.as_array()?;
-    let mut merged: IndexMap<Value, (Value, Spans)> = IndexMap::new();
+    let mut merged: IndexMap<Value, (Value, Tree)> = IndexMap::new();
     for (i, item) in items.iter().enumerate().rev() {
-        let s = spans.children.get(i).cloned().unwrap_or_default();
+        let s = tree.children.get(i).cloned().unwrap_or_default();
         for (k, v) in pairs(item.as_hash()?, &s) {
             merged.insert(k, v);
         }
@@ -796,7 +863,24 @@ mod tests {
     fn merge_keys_and_spans() {
         let (v, spans) = load("base: &b\n  x: 1\n  y: 2\nitem:\n  <<: *b\n  y: 3\n").unwrap().unwrap();
         assert_eq!(v.get("item").unwrap().inspect(), r#"{"x"=>1, "y"=>3}"#);
-        assert_eq!(spans.children[1].at.line, 5);
+        assert_eq!(at(parts(spans.positions(), &v).nth(1).unwrap()).line, 5);
+    }
+
+    #[test]
+    fn spans_list_each_value_then_its_parts() {
+        let text = "a:\n  b: 1\n  c:\n    - 2\n    - [3]\nd: x\n";
+        for (value, spans) in [load(text).unwrap().unwrap(), load_with_event_parser(text).unwrap().0.unwrap()] {
+            let lines: Vec<u32> = spans.positions().iter().map(|p| p.line).collect();
+            assert_eq!(lines, [1, 2, 2, 4, 4, 5, 5, 6]);
+            assert_eq!(nodes(&value), lines.len());
+            let a = parts(spans.positions(), &value).next().unwrap();
+            let (value_a, value_c) = (value.get("a").unwrap(), value.get("a").unwrap().get("c").unwrap());
+            let c = parts(a, value_a).nth(1).unwrap();
+            let inner = parts(c, value_c).nth(1).unwrap();
+            assert_eq!((inner.len(), at(inner)), (2, Position { line: 5, column: 7 }));
+            assert_eq!(parts(spans.positions(), &value).nth(1).unwrap(), [Position { line: 6, column: 4 }]);
+            assert_eq!(parts(&[], &value).nth(1), Some(&[][..]));
+        }
     }
 }
 

@@ -67,7 +67,7 @@ fn node_view(ex: &Explanation, id: NodeId, props: &ExplainProps) -> Html {
             if let Some(o) = options { { " " }<code>{ value_text(o) }</code> }</>
         },
         NodeKind::Location { path, original, .. } => html! {
-            <>{ "Path " }{ path_button(path, node.origin.as_ref().map(|o| o.spans.at.line as usize).unwrap_or(1), props) }
+            <>{ "Path " }{ path_button(path, node.origin.as_ref().map(|o| o.spans.at().line as usize).unwrap_or(1), props) }
             <span class="muted">{ format!(" (written \"{original}\")") }</span></>
         },
         NodeKind::Interpolate(s) => html! { <>{ "Interpolation on " }<code>{ format!("\"{s}\"") }</code></> },

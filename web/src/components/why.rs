@@ -172,7 +172,7 @@ fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: b
         "not-found" => "no such file",
         _ => "file has no such key",
     };
-    let line = s.origin.as_ref().map(|o| o.spans.at.line as usize).unwrap_or(1);
+    let line = s.origin.as_ref().map(|o| o.spans.at().line as usize).unwrap_or(1);
     let open = {
         let (reveal, file) = (props.reveal.clone(), file.clone());
         Callback::from(move |_: MouseEvent| reveal.emit((file.clone(), line)))
