@@ -195,6 +195,31 @@ impl Hiera {
         loaded
     }
 
+    /// Reads the data files of `wanted` (backend function and path) that are
+    /// not read yet, at once on the cores there are, for [`Hiera::data_file`]
+    /// to find ready: a session's first lookup reads every file its
+    /// hierarchy names.
+    pub(crate) fn read_data_files(&self, wanted: Vec<(&str, &str)>) {
+        let jobs: Vec<(&str, &str)> = {
+            let data = self.data.borrow();
+            wanted.into_iter().filter(|&(f, p)| !data.contains_key(&(f.to_string(), p.to_string()))).collect()
+        };
+        let texts: Vec<(&str, &str, &str)> =
+            jobs.into_iter().filter_map(|(f, p)| Some((f, p, self.files.read(p)?))).collect();
+        // Starting a thread costs about what reading 64 KiB does.
+        if texts.len() < 2 || texts.iter().map(|t| t.2.len()).sum::<usize>() < 128 * 1024 {
+            return;
+        }
+        let strict_error = self.strict_error;
+        let read = threads::map(texts, |(function, path, text)| {
+            (function, path, data::load(function, path, text, strict_error))
+        });
+        let mut data = self.data.borrow_mut();
+        for (function, path, loaded) in read {
+            data.insert((function.to_string(), path.to_string()), loaded.map(Rc::new));
+        }
+    }
+
     /// `lookup_options` compiled, or taken from an earlier run that compiled
     /// the same options: compiling their regexps is most of what a fresh
     /// lookup costs, and an edit rarely changes them.

@@ -137,3 +137,42 @@ fn a_session_finds_the_first_location_holding_the_key() {
         }
     }
 }
+
+#[test]
+fn a_session_reads_a_large_hierarchy_ahead_as_it_would_file_by_file() {
+    use hiera_core::{fs::Files, Hiera, Node, Request};
+    let env = "/etc/puppetlabs/code/environments/production";
+    let mut files = Files::new();
+    let paths = ["n0.yaml", "n1.json", "n2.yaml", "missing.yaml", "n4.yaml", "n5.yaml"];
+    let hierarchy: String = paths.iter().map(|p| format!("  - name: {p}\n    path: {p}\n")).collect();
+    files.insert(format!("{env}/hiera.yaml"), format!("version: 5\nhierarchy:\n{hierarchy}"));
+    // Enough text that it is read on more than one core, where there are.
+    for (n, path) in paths.iter().enumerate().filter(|(_, p)| !p.starts_with("missing")) {
+        let keys = (n * 300..n * 300 + 1500).map(|k| (format!("k{k}"), format!("{path} %{{::nope}}{k}")));
+        let text = if path.ends_with(".json") {
+            let entries: Vec<String> =
+                keys.map(|(k, v)| format!("\"{k}\": {{\"v\": \"{v}\", \"n\": [{n}]}}")).collect();
+            format!("{{{}}}", entries.join(",\n"))
+        } else {
+            keys.map(|(k, v)| format!("{k}:\n  v: '{v}'\n  n: [{n}]\n")).collect()
+        };
+        files.insert(format!("{env}/data/{path}"), text);
+    }
+    let total: usize = files.iter().map(|(_, t)| t.len()).sum();
+    assert!(total > 256 * 1024, "{total}");
+    let (ahead, alone) = (Hiera::new(files.clone(), Node::default()), Hiera::new(files, Node::default()));
+    let mut session = ahead.session();
+    for k in (0..3200).step_by(7) {
+        let key = format!("k{k}");
+        let fresh = alone.lookup(&Request { keys: vec![key.clone()], ..Request::default() }).result;
+        let kept = session.lookup(&key).unwrap();
+        // The first file holding the key: file n holds n * 300 up to n * 300 + 1500.
+        let want = (0..6).find(|&n| n != 3 && n * 300 <= k && k < n * 300 + 1500);
+        let held = kept.as_ref().and_then(|v| v.get("n")).map(|n| n.inspect());
+        assert_eq!(held, want.map(|n| format!("[{n}]")), "{key}");
+        match fresh {
+            Ok(v) => assert_eq!(Some(v), kept, "{key}"),
+            Err(e) => assert!(kept.is_none() && e.message.contains("did not find a value"), "{key}: {e:?}"),
+        }
+    }
+}

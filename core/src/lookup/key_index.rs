@@ -2,7 +2,8 @@
 //! reads only the files that can answer it.
 
 use super::{Found, LevelProvider, ProviderKey, Run};
-use crate::data::DataFile;
+use crate::config::FunctionKind;
+use crate::data::{self, DataFile};
 use crate::key::LookupKey;
 use crate::value::Value;
 use rustc_hash::FxBuildHasher;
@@ -94,6 +95,7 @@ impl Run<'_> {
             return Some(index.clone());
         }
         let located = levels.iter().all(|l| l.locations.is_some());
+        self.read_ahead(levels);
         let (mut files, mut unreadable) = (Vec::new(), Vec::new());
         for level in levels {
             for l in level.locations.iter().flatten().filter(|l| l.exists) {
@@ -107,6 +109,21 @@ impl Run<'_> {
         let p = self.providers.get_mut(pkey)?;
         *(if default_hierarchy { &mut p.default_index } else { &mut p.index }) = Some(index.clone());
         Some(index)
+    }
+
+    /// Has the data files of `levels` that [`Run::data_hash`] would read
+    /// read at once, on the cores there are.
+    fn read_ahead(&self, levels: &[LevelProvider]) {
+        let mut wanted = Vec::new();
+        for level in levels {
+            let Some((FunctionKind::DataHash, function)) = &level.function else { continue };
+            if !data::is_known_data_hash(function) || level.options.as_ref().is_some_and(|o| !o.is_empty()) {
+                continue;
+            }
+            let unread = level.locations.iter().flatten().filter(|l| l.exists && !l.uri && l.data.get().is_none());
+            wanted.extend(unread.map(|l| (function.as_str(), l.path.as_str())));
+        }
+        self.hiera.read_data_files(wanted);
     }
 
     /// A first-found search of a hierarchy whose levels all have locations,
