@@ -9,17 +9,20 @@ use std::rc::Rc;
 pub struct LookupKey {
     /// The key as written (shared: a lookup keeps it in its recursion guard).
     pub key: Rc<str>,
-    /// The part looked up in the data, when it is not the whole key: a
-    /// session keeps every key it is asked for, so the common case keeps
-    /// no second copy.
-    root: Option<Box<str>>,
     /// The root's hash as a key of a [`crate::value::Hash`], computed once
     /// for the many files it is looked up in.
     pub root_hash: u64,
     /// The module the key belongs to (`ntp` for `ntp::servers`).
     pub module: Option<Rc<str>>,
-    /// Segments to dig with; integers index arrays.
-    pub segments: Vec<Value>,
+    /// A dotted key's root and segments. Most keys are their own root: a
+    /// session keeps every key it is asked for, and they then cost a word.
+    dotted: Option<Box<Dotted>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Dotted {
+    root: String,
+    segments: Vec<Value>,
 }
 
 impl LookupKey {
@@ -32,25 +35,28 @@ impl LookupKey {
     /// shares one per module among its keys.
     pub fn parse_sharing(key: &str, module: impl FnOnce(&str) -> Rc<str>) -> Result<LookupKey, crate::Error> {
         let syntax_error = || crate::Error::lookup(format!("Syntax error in key: '{key}'"));
-        let (root, segments) = if needs_split(key) {
+        let dotted = if needs_split(key) {
             let mut segments = split_key(key).ok_or_else(syntax_error)?;
-            (segments.remove(0).to_ruby_s(), segments)
+            let root = segments.remove(0).to_ruby_s();
+            (root != key || !segments.is_empty()).then(|| Box::new(Dotted { root, segments }))
         } else {
-            (key.to_string(), Vec::new())
+            None
         };
-        let module = root
-            .as_bytes()
-            .windows(2)
-            .position(|w| w == b"::")
-            .map(|i| module(if i == 0 { &root } else { &root[..i] }));
-        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, Str(&root));
-        let root = (root != key).then(|| root.into_boxed_str());
-        Ok(LookupKey { key: Rc::from(key), root, root_hash, module, segments })
+        let root = dotted.as_ref().map_or(key, |d| &d.root);
+        let module =
+            root.as_bytes().windows(2).position(|w| w == b"::").map(|i| module(if i == 0 { root } else { &root[..i] }));
+        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, Str(root));
+        Ok(LookupKey { key: Rc::from(key), root_hash, module, dotted })
     }
 
     /// The part looked up in the data.
     pub fn root(&self) -> &str {
-        self.root.as_deref().unwrap_or(&self.key)
+        self.dotted.as_ref().map_or(&self.key, |d| &d.root)
+    }
+
+    /// Segments to dig into the root's value with; integers index arrays.
+    pub fn segments(&self) -> &[Value] {
+        self.dotted.as_ref().map_or(&[], |d| &d.segments)
     }
 
     /// Whether a hash key is the root.

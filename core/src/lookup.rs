@@ -89,7 +89,7 @@ pub(crate) struct Run<'h> {
     top_key: Rc<str>,
     module_name: Option<Rc<str>>,
     /// Keys asked for before: a session asks for the same keys again.
-    keys: HashMap<Rc<str>, Rc<KnownKey>>,
+    keys: rustc_hash::FxHashSet<Known>,
     /// One copy of each module name those keys have: every lookup takes
     /// its key's, and most keys share a few.
     module_names: rustc_hash::FxHashSet<Rc<str>>,
@@ -120,6 +120,31 @@ struct KnownKey {
     options: OnceCell<(Option<Rc<Compiled>>, Option<lookup_options::Match>)>,
 }
 
+/// A [`KnownKey`] in a run's set, found by its text: a session keeps every
+/// key it is asked for, and the set then holds one word for each.
+struct Known(Rc<KnownKey>);
+
+impl std::borrow::Borrow<str> for Known {
+    fn borrow(&self) -> &str {
+        &self.0.lk.key
+    }
+}
+
+impl std::hash::Hash for Known {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // As the `str` it borrows as.
+        self.0.lk.key.hash(state);
+    }
+}
+
+impl PartialEq for Known {
+    fn eq(&self, other: &Known) -> bool {
+        self.0.lk.key == other.0.lk.key
+    }
+}
+
+impl Eq for Known {}
+
 /// The `lookup_options` that applied to a lookup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppliedOptions {
@@ -139,7 +164,7 @@ impl<'h> Run<'h> {
             names: Vec::new(),
             top_key: Rc::from(""),
             module_name: None,
-            keys: HashMap::default(),
+            keys: Default::default(),
             module_names: Default::default(),
             options: HashMap::default(),
             module_default_options: HashMap::default(),
@@ -261,7 +286,7 @@ impl<'h> Run<'h> {
     /// The key split, from the keys asked for before or newly.
     fn known_key(&mut self, key: &str) -> Result<Rc<KnownKey>, Error> {
         if let Some(known) = self.keys.get(key) {
-            return Ok(known.clone());
+            return Ok(known.0.clone());
         }
         let names = &mut self.module_names;
         let lk = LookupKey::parse_sharing(key, |m| match names.get(m) {
@@ -273,7 +298,7 @@ impl<'h> Run<'h> {
             }
         })?;
         let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
-        self.keys.insert(known.lk.key.clone(), known.clone());
+        self.keys.insert(Known(known.clone()));
         Ok(known)
     }
 
@@ -353,17 +378,17 @@ impl<'h> Run<'h> {
             Layer::Module => run.lookup_in_module(lk, &strategy),
         })?;
         match found {
-            Some((v, id)) if lk.segments.is_empty() => Ok(Some((v, id))),
+            Some((v, id)) if lk.segments().is_empty() => Ok(Some((v, id))),
             Some((v, _)) => self.dig(lk, v),
             None => Ok(None),
         }
     }
 
     fn dig(&mut self, lk: &LookupKey, value: Value) -> Found {
-        if lk.segments.is_empty() {
+        if lk.segments().is_empty() {
             return Ok(Some((value, None)));
         }
-        Ok(self.sub_lookup(&lk.key, &lk.segments, &value)?.map(|v| (v, None)))
+        Ok(self.sub_lookup(&lk.key, lk.segments(), &value)?.map(|v| (v, None)))
     }
 
     /// `MergeStrategy#lookup`: each variant in turn, merged (or the first found).
