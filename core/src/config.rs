@@ -223,7 +223,7 @@ impl HieraConfig {
             let key = k.to_ruby_s();
             match key.as_str() {
                 "version" => {
-                    if !matches!(v, Value::Integer(5)) {
+                    if !matches!(v, Value::Integer(i) if i.get() == 5) {
                         return Err(self.type_error(&format!("entry 'version' {}", expects("an Integer", v))));
                     }
                 }
@@ -467,7 +467,7 @@ fn combine(items: &[&str]) -> String {
 /// Ruby's `to_i` on the `version` value.
 fn ruby_to_i(v: &Value) -> i128 {
     match v {
-        Value::Integer(i) => *i,
+        Value::Integer(i) => i.get(),
         Value::Float(f) => *f as i128,
         Value::String(s) => {
             let t = s.trim_start();
@@ -502,7 +502,7 @@ pub fn symkeys_to_string(hash: Hash) -> Hash {
     hash.into_iter()
         .map(|(k, v)| {
             let k = match k {
-                Value::Symbol(s) => Value::String(s),
+                Value::Symbol(s) => Value::String(s.into()),
                 k => k,
             };
             let v = match v {

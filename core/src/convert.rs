@@ -106,7 +106,7 @@ fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
         Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
         _ => false,
     };
-    let radix_ok = |r: &Value| matches!(r, Value::Integer(2 | 8 | 10 | 16));
+    let radix_ok = |r: &Value| matches!(r, Value::Integer(i) if matches!(i.get(), 2 | 8 | 10 | 16));
     let (radix, abs) = (get("radix"), get("abs"));
     let fits = h.keys().all(|k| matches!(k, Value::String(k) if names.contains(&k.as_str())))
         && radix.is_none_or(radix_ok)
@@ -204,7 +204,7 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
 /// A number made positive when `abs` is `true`, as `new`'s `abs` argument does.
 fn absolute(v: Value, abs: Option<&Value>) -> Value {
     match (v, abs) {
-        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.abs()),
+        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.get().abs().into()),
         (Value::Float(f), Some(Value::Bool(true))) => Value::Float(f.abs()),
         (v, _) => v,
     }
@@ -213,8 +213,8 @@ fn absolute(v: Value, abs: Option<&Value>) -> Value {
 fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match v {
         Value::Integer(i) => Ok(Value::Integer(*i)),
-        Value::Float(f) => Ok(Value::Integer(f.trunc() as i128)),
-        Value::Bool(b) => Ok(Value::Integer(*b as i128)),
+        Value::Float(f) => Ok(Value::Integer((f.trunc() as i128).into())),
+        Value::Bool(b) => Ok(Value::Integer((*b as i128).into())),
         // Only what the `Convertible` pattern lets through reaches Ruby's `Integer()`.
         Value::String(s) if !INTEGER_TEXT.is_match(s) => Err(cannot(v, "Integer")),
         Value::String(s) => {
@@ -224,7 +224,7 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
                 None => (false, t.strip_prefix('+').unwrap_or(t)),
             };
             let forced = radix.and_then(|r| match r {
-                Value::Integer(i) => Some(*i as u32),
+                Value::Integer(i) => Some(i.get() as u32),
                 _ => None,
             });
             let (base, digits) = match forced {
@@ -243,7 +243,7 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
                 }
             };
             i128::from_str_radix(digits, base)
-                .map(|n| Value::Integer(if neg { -n } else { n }))
+                .map(|n| Value::Integer((if neg { -n } else { n }).into()))
                 .map_err(|_| cannot(v, "Integer"))
         }
         v => Err(cannot(v, "Integer")),
@@ -252,7 +252,7 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
 
 fn to_float(v: &Value) -> Result<Value, String> {
     match v {
-        Value::Integer(i) => Ok(Value::Float(*i as f64)),
+        Value::Integer(i) => Ok(Value::Float(i.get() as f64)),
         Value::Float(f) => Ok(Value::Float(*f)),
         Value::Bool(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
         Value::String(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| cannot(v, "Float")),
@@ -263,7 +263,7 @@ fn to_float(v: &Value) -> Result<Value, String> {
 fn to_boolean(v: &Value) -> Result<Value, String> {
     match v {
         Value::Bool(b) => Ok(Value::Bool(*b)),
-        Value::Integer(i) => Ok(Value::Bool(*i != 0)),
+        Value::Integer(i) => Ok(Value::Bool(i.get() != 0)),
         Value::Float(f) => Ok(Value::Bool(*f != 0.0)),
         Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "true" | "yes" | "y" => Ok(Value::Bool(true)),
@@ -281,7 +281,7 @@ fn to_array(v: Value, wrap: bool) -> Value {
         Value::Hash(h) => Value::Array(h.into_iter().map(|(k, v)| Value::Array(vec![k, v].into())).collect()),
         Value::String(s) => Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect()),
         // An Integer is iterable in Puppet: `Array(3)` is `[0, 1, 2]`.
-        Value::Integer(n) => Value::Array((0..n.max(0)).map(Value::Integer).collect()),
+        Value::Integer(n) => Value::Array((0..n.get().max(0)).map(|i| Value::Integer(i.into())).collect()),
         v => Value::Array(vec![v].into()),
     }
 }

@@ -255,7 +255,7 @@ impl Parser<'_> {
             return text.parse::<f64>().map(Value::Float).map_err(|_| Fail::Bubble);
         }
         Ok(match text.parse::<i128>() {
-            Ok(i) => Value::Integer(i),
+            Ok(i) => Value::Integer(i.into()),
             Err(_) => Value::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)),
         })
     }

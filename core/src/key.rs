@@ -128,7 +128,7 @@ fn segment(p: &str) -> Value {
     if p.starts_with('"') || p.starts_with('\'') {
         Value::String(p[1..p.len() - 1].to_string())
     } else if is_int_segment(p) {
-        Value::Integer(ruby_to_i(p))
+        Value::Integer(ruby_to_i(p).into())
     } else {
         Value::String(p.to_string())
     }

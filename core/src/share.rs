@@ -95,7 +95,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let get = |k: &str| top.as_ref().and_then(|t| t.get(k)).cloned();
     let open = get("open").map(|v| v.to_ruby_s());
     let selected = match get("selected") {
-        Some(Value::Integer(i)) => usize::try_from(i).ok(),
+        Some(Value::Integer(i)) => usize::try_from(i.get()).ok(),
         _ => None,
     };
     Ok(Shared { document, open, selected })

@@ -200,7 +200,7 @@ fn leaves(v: &Value, path: &mut Vec<Segment>, f: &mut dyn FnMut(&[Segment], &Val
         }
         Value::Array(a) if !a.is_empty() => {
             for (i, c) in a.iter().enumerate() {
-                path.push(Value::Integer(i as i128));
+                path.push(Value::Integer((i as i128).into()));
                 leaves(c, path, f);
                 path.pop();
             }
@@ -445,6 +445,7 @@ fn near_miss(pattern: &str, key: &str) -> bool {
 mod tests {
     use super::*;
     use crate::case::Document;
+    use crate::value::Int;
     use crate::Hiera;
 
     fn example(name: &str) -> (Hiera, Document) {
@@ -481,7 +482,7 @@ mod tests {
         let (_, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
         let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
         assert!(c.contains(&Change::Added(vec![Value::from("bob"), Value::from("shell")], Value::from("/bin/bash"))));
-        assert!(c.contains(&Change::Kept(vec![Value::from("bob"), Value::from("uid")], Value::Integer(501))));
+        assert!(c.contains(&Change::Kept(vec![Value::from("bob"), Value::from("uid")], Value::Integer(Int::new(501)))));
         assert!(c.contains(&Change::Added(
             vec![Value::from("ash")],
             steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone()

@@ -174,6 +174,42 @@ impl<'a> IntoIterator for &'a mut Array {
     }
 }
 
+/// An integer, as wide as an `i128` but aligned as a `u64`: `i128`'s
+/// 16-byte alignment would make every [`Value`] a word longer, and parsed
+/// data is mostly values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Int([u64; 2]);
+
+impl Int {
+    /// The integer `i`.
+    pub const fn new(i: i128) -> Int {
+        Int([i as u64, (i >> 64) as u64])
+    }
+
+    /// The integer.
+    pub const fn get(self) -> i128 {
+        ((self.0[1] as i128) << 64) | self.0[0] as i128
+    }
+}
+
+impl<T: Into<i128>> From<T> for Int {
+    fn from(i: T) -> Int {
+        Int::new(i.into())
+    }
+}
+
+impl std::fmt::Debug for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
 /// A Hiera value: plain data plus the few rich values `convert_to` can make.
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -182,13 +218,14 @@ pub enum Value {
     /// `true` or `false`.
     Bool(bool),
     /// An integer.
-    Integer(i128),
+    Integer(Int),
     /// A floating point number.
     Float(f64),
     /// A string.
     String(String),
     /// A Ruby symbol, as Psych loads `:name`; Puppet rejects it as data.
-    Symbol(String),
+    /// Boxed, so that a `Value` is three words.
+    Symbol(Box<str>),
     /// An array.
     Array(Array),
     /// An ordered hash.
@@ -196,6 +233,10 @@ pub enum Value {
     /// A `Sensitive` wrapper, made by `convert_to`.
     Sensitive(Box<Value>),
 }
+
+// Three words, the size of a `String`, which is most of what parsed data holds.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Value>() == 24);
 
 impl PartialEq for Value {
     /// Ruby's `eql?`: `1` and `1.0` differ, floats compare by value.
@@ -239,10 +280,11 @@ impl StdHash for Value {
         match self {
             Value::Undef => {}
             Value::Bool(b) => b.hash(state),
-            Value::Integer(i) => i.hash(state),
+            Value::Integer(i) => i.get().hash(state),
             // -0.0 == 0.0, so they hash alike (as in Ruby).
             Value::Float(f) => (if *f == 0.0 { 0.0f64 } else { *f }).to_bits().hash(state),
-            Value::String(s) | Value::Symbol(s) => s.hash(state),
+            Value::String(s) => s.hash(state),
+            Value::Symbol(s) => s.hash(state),
             Value::Array(a) => a.hash(state),
             // Order-independent, to agree with `eq`.
             Value::Hash(h) => h.len().hash(state),
@@ -368,7 +410,8 @@ impl Value {
     /// `nil` as the empty string, collections as `inspect`.
     pub fn to_ruby_s(&self) -> String {
         match self {
-            Value::String(s) | Value::Symbol(s) => s.clone(),
+            Value::String(s) => s.clone(),
+            Value::Symbol(s) => s.to_string(),
             Value::Undef => String::new(),
             Value::Sensitive(_) => "Sensitive [value redacted]".to_string(),
             _ => self.inspect(),
@@ -382,10 +425,10 @@ impl Value {
         Ok(match self {
             Value::Undef => J::Null,
             Value::Bool(b) => J::Bool(*b),
-            Value::Integer(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+            Value::Integer(i) => match (i64::try_from(i.get()), u64::try_from(i.get())) {
                 (Ok(i), _) => J::from(i),
                 (_, Ok(u)) => J::from(u),
-                _ => J::from(*i as f64),
+                _ => J::from(i.get() as f64),
             },
             Value::Float(f) => {
                 if f.is_nan() {
@@ -397,7 +440,8 @@ impl Value {
                 }
                 serde_json::Number::from_f64(*f).map(J::Number).unwrap_or(J::Null)
             }
-            Value::String(s) | Value::Symbol(s) => J::String(s.clone()),
+            Value::String(s) => J::String(s.clone()),
+            Value::Symbol(s) => J::String(s.to_string()),
             Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect::<Result<_, _>>()?),
             Value::Hash(h) => {
                 let mut m = serde_json::Map::new();
@@ -509,10 +553,10 @@ mod tests {
     #[test]
     fn a_str_finds_the_string_key_and_only_it() {
         let mut map = Map::default();
-        map.insert(Value::Symbol("name".into()), Value::Integer(1));
-        map.insert(Value::from("name"), Value::Integer(2));
-        map.insert(Value::Integer(3), Value::Integer(3));
-        assert_eq!(map.get(&Str("name")), Some(&Value::Integer(2)));
+        map.insert(Value::Symbol("name".into()), Value::Integer(Int::new(1)));
+        map.insert(Value::from("name"), Value::Integer(Int::new(2)));
+        map.insert(Value::Integer(Int::new(3)), Value::Integer(Int::new(3)));
+        assert_eq!(map.get(&Str("name")), Some(&Value::Integer(Int::new(2))));
         assert_eq!(map.get(&Str("3")), None);
         map.shift_remove(&Value::from("name"));
         assert_eq!(map.get(&Str("name")), None);
@@ -548,7 +592,7 @@ mod tests {
 
     #[test]
     fn inspect_matches_ruby() {
-        let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(1)].into());
+        let v = Value::Array(vec![Value::from("a\"b"), Value::Undef, Value::Integer(Int::new(1))].into());
         assert_eq!(v.inspect(), r#"["a\"b", nil, 1]"#);
         let mut h = Hash::default();
         h.insert(Value::from("k"), Value::Bool(true));

@@ -420,7 +420,7 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
     match tag.as_str() {
         "tag:yaml.org,2002:str" | "!str" => Ok(Value::String(text)),
         "tag:yaml.org,2002:float" | "!float" => match tokenize(text.clone(), at)? {
-            Value::Integer(i) => Ok(Value::Float(i as f64)),
+            Value::Integer(i) => Ok(Value::Float(i.get() as f64)),
             f @ Value::Float(_) => Ok(f),
             _ => Err(YamlError {
                 message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)),
@@ -428,7 +428,7 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
                 disallowed_class: false,
             }),
         },
-        t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text)),
+        t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text.into())),
         t if t.starts_with("!ruby/") => Err(disallowed(t.trim_start_matches("!ruby/object:"), at)),
         _ if quoted => Ok(Value::String(text)),
         _ => tokenize(text, at),
@@ -527,7 +527,7 @@ fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
             }
             _ => inner.to_string(),
         };
-        return Ok(Value::Symbol(name));
+        return Ok(Value::Symbol(name.into()));
     }
     if let Some(v) = sexagesimal(&s) {
         return Ok(v);
@@ -563,7 +563,7 @@ fn decimal(s: &str) -> Option<Value> {
         return None;
     }
     let n = digits.iter().try_fold(0i128, |n, &d| d.is_ascii_digit().then(|| n * 10 + i128::from(d - b'0')))?;
-    Some(Value::Integer(if s.starts_with('-') { -n } else { n }))
+    Some(Value::Integer((if s.starts_with('-') { -n } else { n }).into()))
 }
 
 /// `^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+` (unanchored at the end).
@@ -681,7 +681,7 @@ fn sexagesimal(s: &str) -> Option<Value> {
                 total = total.checked_add(v.checked_mul(weight(e))?)?;
             }
             let _ = n;
-            Some(Value::Integer(total))
+            Some(Value::Integer(total.into()))
         }
         Some(f) => {
             let mut total = 0.0;
@@ -764,7 +764,7 @@ fn parse_int(s: &str) -> Option<Value> {
     if digits.is_empty() && radix != 8 {
         return None;
     }
-    Some(Value::Integer(if neg { -n } else { n }))
+    Some(Value::Integer((if neg { -n } else { n }).into()))
 }
 
 fn scan_error(e: ScanError) -> YamlError {
@@ -804,6 +804,7 @@ fn psych_message(info: &str, at: Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Int;
 
     fn one(text: &str) -> Value {
         let (v, _) = load(&format!("k: {text}\n")).unwrap().unwrap();
@@ -819,22 +820,22 @@ mod tests {
         assert_eq!(one("NULL"), Value::Undef);
         assert_eq!(one("nope"), Value::from("nope"));
         assert_eq!(one("Falsehood"), Value::from("Falsehood"));
-        assert_eq!(one("0755"), Value::Integer(493));
+        assert_eq!(one("0755"), Value::Integer(Int::new(493)));
         assert_eq!(one("08"), Value::from("08"));
-        assert_eq!(one("0x1F"), Value::Integer(31));
-        assert_eq!(one("0b101"), Value::Integer(5));
-        assert_eq!(one("1_000_000"), Value::Integer(1_000_000));
-        assert_eq!(one("1,000"), Value::Integer(1000));
-        assert_eq!(one("+42"), Value::Integer(42));
-        assert_eq!(one("-0"), Value::Integer(0));
-        assert_eq!(one("-3143"), Value::Integer(-3143));
-        assert_eq!(one("170141183460469231731687303715884105727"), Value::Integer(i128::MAX));
+        assert_eq!(one("0x1F"), Value::Integer(Int::new(31)));
+        assert_eq!(one("0b101"), Value::Integer(Int::new(5)));
+        assert_eq!(one("1_000_000"), Value::Integer(Int::new(1_000_000)));
+        assert_eq!(one("1,000"), Value::Integer(Int::new(1000)));
+        assert_eq!(one("+42"), Value::Integer(Int::new(42)));
+        assert_eq!(one("-0"), Value::Integer(Int::new(0)));
+        assert_eq!(one("-3143"), Value::Integer(Int::new(-3143)));
+        assert_eq!(one("170141183460469231731687303715884105727"), Value::Integer(Int::new(i128::MAX)));
         assert_eq!(one("1e3"), Value::from("1e3"));
         assert_eq!(one("1.5e+3"), Value::Float(1500.0));
         assert_eq!(one("3."), Value::Float(3.0));
         assert_eq!(one(".5"), Value::Float(0.5));
-        assert_eq!(one("1:20"), Value::Integer(4800));
-        assert_eq!(one("12:30:00"), Value::Integer(45000));
+        assert_eq!(one("1:20"), Value::Integer(Int::new(4800)));
+        assert_eq!(one("12:30:00"), Value::Integer(Int::new(45000)));
         assert_eq!(one("1.2.3"), Value::from("1.2.3"));
         assert_eq!(one("~"), Value::Undef);
         assert_eq!(one(""), Value::Undef);

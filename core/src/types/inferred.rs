@@ -70,7 +70,7 @@ impl Inferred {
         match v {
             Value::Undef => Inferred::Undef,
             Value::Bool(b) => Inferred::Boolean(Some(*b)),
-            Value::Integer(i) => Inferred::Integer(Some((*i, *i))),
+            Value::Integer(i) => Inferred::Integer(Some((i.get(), i.get()))),
             Value::Float(f) => Inferred::Float(Some((*f, *f))),
             Value::String(s) => Inferred::String(Text::Value(s.clone())),
             Value::Symbol(_) => Inferred::Symbol,

@@ -259,7 +259,7 @@ fn sources_view(steps: &[Step], value: &Value, props: &WhyProps) -> Html {
 fn value_at<'a>(v: &'a Value, path: &[Value]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, seg| match (v, seg) {
         (Value::Hash(h), k) => h.get(k),
-        (Value::Array(a), Value::Integer(i)) => a.get(usize::try_from(*i).ok()?),
+        (Value::Array(a), Value::Integer(i)) => a.get(usize::try_from(i.get()).ok()?),
         _ => None,
     })
 }
