@@ -167,25 +167,33 @@ fn index_of(
     located: bool,
     hash: impl Fn(&Value) -> u64,
 ) -> Option<KeyIndex> {
-    let mut held: Vec<(u64, u32, u32)> = Vec::with_capacity(files.iter().map(|(_, f)| f.hash.len()).sum());
-    for (id, file) in files {
-        held.extend(file.hash.keys().enumerate().map(|(at, k)| (hash(k), *id, at as u32)));
+    // Each key's places are counted, given a run of `places` that long, and
+    // filled in id order, as the files come.
+    let hashes: Vec<u64> = files.iter().flat_map(|(_, f)| f.hash.keys().map(&hash)).collect();
+    let most = files.iter().map(|(_, f)| f.hash.len()).max().unwrap_or(0);
+    let mut by_hash: HashMap<u64, (u32, u32), _> = HashMap::with_capacity_and_hasher(most, Default::default());
+    for &h in &hashes {
+        by_hash.entry(h).or_insert((0, 0)).1 += 1;
     }
-    // By hash, and by id within a hash: the order a search visits them in.
-    held.sort_unstable();
-    let key_at = |&(_, id, at): &(u64, u32, u32)| {
-        let file = &files[files.partition_point(|(i, _)| *i < id)].1;
-        file.hash.get_index(at as usize).map(|(k, _)| k)
-    };
-    let mut by_hash = HashMap::with_capacity_and_hasher(held.len(), Default::default());
-    let mut places = Vec::with_capacity(held.len());
-    for group in held.chunk_by(|a, b| a.0 == b.0) {
-        let first = key_at(&group[0]);
-        if group[1..].iter().any(|h| key_at(h) != first) {
-            return None;
+    let mut next = 0;
+    for (start, len) in by_hash.values_mut() {
+        (*start, next, *len) = (next, next + *len, 0);
+    }
+    let mut places = vec![(0, 0); hashes.len()];
+    let mut hashes = hashes.into_iter();
+    for (id, file) in files {
+        for (at, key) in file.hash.keys().enumerate() {
+            let (start, len) = by_hash.get_mut(&hashes.next()?)?;
+            if *len > 0 {
+                let (first, first_at) = places[*start as usize];
+                let first = &files[files.partition_point(|(i, _)| *i < first)].1;
+                if first.hash.get_index(first_at as usize).map(|(k, _)| k) != Some(key) {
+                    return None;
+                }
+            }
+            places[(*start + *len) as usize] = (*id, at as u32);
+            *len += 1;
         }
-        by_hash.insert(group[0].0, (places.len() as u32, group.len() as u32));
-        places.extend(group.iter().map(|&(_, id, at)| (id, at)));
     }
     Some(KeyIndex { by_hash, places, unreadable, located })
 }
