@@ -519,7 +519,7 @@ impl<'h> Run<'h> {
                     return Ok(None);
                 }
                 let index = run.key_index(pkey, default_hierarchy, &levels);
-                let visit = index.as_deref().map(|i| i.visit(lk.root_hash));
+                let visit = index.as_deref().and_then(|i| i.visit(lk.root_hash));
                 match visit {
                     Some(v) if strategy.is_first_found() && index.as_ref().is_some_and(|i| i.located) => {
                         run.first_visited(&levels, lk, v)

@@ -26,6 +26,9 @@ pub(super) struct KeyIndex {
     /// position in its file (the session's files do not change), grouped by
     /// key and in order within a group.
     places: Vec<(u32, u32)>,
+    /// Hashes that different keys share (almost always none): their places
+    /// are not the key's alone.
+    shared: Vec<u64>,
     unreadable: Vec<u32>,
     /// Whether every level has locations: a first-found lookup may then go
     /// straight to the locations visited (see [`Run::first_visited`]).
@@ -33,10 +36,14 @@ pub(super) struct KeyIndex {
 }
 
 impl KeyIndex {
-    /// The locations a lookup of the key hashed `hash` visits.
-    pub(super) fn visit(&self, hash: u64) -> Visit<'_> {
+    /// The locations a lookup of the key hashed `hash` visits; `None` when
+    /// other keys share the hash, and the lookup must search them all.
+    pub(super) fn visit(&self, hash: u64) -> Option<Visit<'_>> {
+        if !self.shared.is_empty() && self.shared.contains(&hash) {
+            return None;
+        }
         let holding = self.by_hash.get(&hash).map_or(&[][..], |&(at, n)| &self.places[at as usize..][..n as usize]);
-        Visit { holding, unreadable: &self.unreadable }
+        Some(Visit { holding, unreadable: &self.unreadable })
     }
 }
 
@@ -105,14 +112,14 @@ impl Run<'_> {
                 }
             }
         }
-        let index = Rc::new(index_of(&files, unreadable, located, |k| FxBuildHasher.hash_one(k))?);
+        let index = Rc::new(index_of(&files, unreadable, located, |k| FxBuildHasher.hash_one(k)));
         let p = self.providers.get_mut(pkey)?;
         *(if default_hierarchy { &mut p.default_index } else { &mut p.index }) = Some(index.clone());
         Some(index)
     }
 
-    /// Has the data files of `levels` that [`Run::data_hash`] would read
-    /// read at once, on the cores there are.
+    /// Reads ahead, at once on the cores there are, the data files of
+    /// `levels` that [`Run::data_hash`] would read.
     fn read_ahead(&self, levels: &[LevelProvider]) {
         let mut wanted = Vec::new();
         for level in levels {
@@ -159,14 +166,13 @@ impl Run<'_> {
 }
 
 /// The index of `files` (location id and file, ids ascending as a hierarchy
-/// numbers its locations), keys hashed by `hash`. `None` if two different
-/// keys share a hash: lookups then search without an index.
+/// numbers its locations), keys hashed by `hash`.
 fn index_of(
     files: &[(u32, Rc<DataFile>)],
     unreadable: Vec<u32>,
     located: bool,
     hash: impl Fn(&Value) -> u64,
-) -> Option<KeyIndex> {
+) -> KeyIndex {
     // Each key's places are counted, given a run of `places` that long, and
     // filled in id order, as the files come.
     let hashes: Vec<u64> = files.iter().flat_map(|(_, f)| f.hash.keys().map(&hash)).collect();
@@ -180,22 +186,23 @@ fn index_of(
         (*start, next, *len) = (next, next + *len, 0);
     }
     let mut places = vec![(0, 0); hashes.len()];
+    let mut shared = Vec::new();
     let mut hashes = hashes.into_iter();
     for (id, file) in files {
-        for (at, key) in file.hash.keys().enumerate() {
-            let (start, len) = by_hash.get_mut(&hashes.next()?)?;
+        for ((at, key), h) in file.hash.keys().enumerate().zip(hashes.by_ref()) {
+            let Some((start, len)) = by_hash.get_mut(&h) else { continue };
             if *len > 0 {
                 let (first, first_at) = places[*start as usize];
                 let first = &files[files.partition_point(|(i, _)| *i < first)].1;
-                if first.hash.get_index(first_at as usize).map(|(k, _)| k) != Some(key) {
-                    return None;
+                if first.hash.get_index(first_at as usize).map(|(k, _)| k) != Some(key) && !shared.contains(&h) {
+                    shared.push(h);
                 }
             }
             places[(*start + *len) as usize] = (*id, at as u32);
             *len += 1;
         }
     }
-    Some(KeyIndex { by_hash, places, unreadable, located })
+    KeyIndex { by_hash, places, shared, unreadable, located }
 }
 
 #[cfg(test)]
@@ -212,8 +219,8 @@ mod tests {
     #[test]
     fn each_key_visits_the_files_holding_it_in_order() {
         let files = files(&[(1, "a: 1\nb: 2\n"), (4, "c: 3\na: 4\n"), (7, "a: 5\n")]);
-        let index = index_of(&files, vec![5], true, |k| FxBuildHasher.hash_one(k)).unwrap();
-        let visit = |k: &str| index.visit(FxBuildHasher.hash_one(Value::from(k)));
+        let index = index_of(&files, vec![5], true, |k| FxBuildHasher.hash_one(k));
+        let visit = |k: &str| index.visit(FxBuildHasher.hash_one(Value::from(k))).unwrap();
         assert_eq!(visit("a").holding, [(1, 0), (4, 1), (7, 0)]);
         assert_eq!(visit("c").holding, [(4, 0)]);
         assert_eq!(visit("z").holding, []);
@@ -222,10 +229,12 @@ mod tests {
     }
 
     #[test]
-    fn keys_that_share_a_hash_leave_the_files_unindexed() {
+    fn keys_that_share_a_hash_are_searched_for_everywhere() {
         let one = files(&[(1, "a: 1\n"), (2, "a: 2\n")]);
-        assert!(index_of(&one, Vec::new(), true, |_| 7).is_some());
-        let two = files(&[(1, "a: 1\n"), (2, "b: 2\n")]);
-        assert!(index_of(&two, Vec::new(), true, |_| 7).is_none());
+        assert_eq!(index_of(&one, Vec::new(), true, |_| 7).visit(7).unwrap().holding, [(1, 0), (2, 0)]);
+        let two = files(&[(1, "a: 1\n"), (2, "b: 2\nc: 3\n")]);
+        let index = index_of(&two, Vec::new(), true, |k| if k.as_str() == Some("c") { 8 } else { 7 });
+        assert!(index.visit(7).is_none());
+        assert_eq!(index.visit(8).unwrap().holding, [(2, 1)]);
     }
 }
