@@ -69,8 +69,9 @@ pub fn run(repo: &Path, out: &Path, passes: usize) -> Result<String, String> {
     std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut summary = format!("node: {name}   keys: {}\nstartup: {startup:.3} s (reading the tree)\n", keys.len());
     for t in &timings {
+        let faults = t["minor_faults"].as_u64().map(|n| format!("; {n} page faults")).unwrap_or_default();
         summary.push_str(&format!(
-            "pass {} ({}): {:.4} s = {:.0} lookups/s [found {}, not found {}, errors {}; {} page faults]\n",
+            "pass {} ({}): {:.4} s = {:.0} lookups/s [found {}, not found {}, errors {}{faults}]\n",
             t["pass"],
             if t["pass"] == 1 { "cold" } else { "warm" },
             t["wall_s"].as_f64().unwrap_or(0.0),
@@ -78,7 +79,6 @@ pub fn run(repo: &Path, out: &Path, passes: usize) -> Result<String, String> {
             t["counts"]["found"],
             t["counts"]["not_found"],
             t["counts"]["error"],
-            t["minor_faults"],
         ));
     }
     summary.push_str(&format!(
