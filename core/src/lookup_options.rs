@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::key::LookupKey;
 use crate::value::{Hash, Value};
 use indexmap::map::RawEntryApiV1;
+use std::cell::OnceCell;
 
 mod simple;
 
@@ -23,8 +24,10 @@ pub struct Compiled {
 pub struct Pattern {
     /// The key as written.
     pub source: String,
-    /// The regexp as Ruby reads it: `^` and `$` match at line breaks.
-    lines: regex_lite::Regex,
+    /// The regexp as Ruby reads it: `^` and `$` match at line breaks. Only
+    /// a key with a line break needs it, so a pattern of the usual shape,
+    /// which always compiles, compiles it then.
+    lines: OnceCell<Option<regex_lite::Regex>>,
     /// The same for a key without line breaks, where `^` and `$` can only
     /// match at its ends.
     whole: Whole,
@@ -39,7 +42,8 @@ impl Pattern {
     /// Whether `key` matches; `has_break` tells whether it has a line break.
     fn is_match(&self, key: &str, has_break: bool) -> bool {
         if has_break {
-            return self.lines.is_match(key);
+            let lines = self.lines.get_or_init(|| compile(&self.source).ok());
+            return lines.as_ref().is_some_and(|r| r.is_match(key));
         }
         let Literals { prefix, inner, suffix } = &self.literals;
         key.starts_with(prefix.as_str())
@@ -68,12 +72,14 @@ impl Compiled {
         for (k, v) in options {
             let key = k.to_ruby_s();
             if key.starts_with('^') {
-                let lines = compile(&key)?;
-                let whole = match simple::Simple::new(&key) {
-                    Some(simple) => Whole::Simple(Box::new(simple)),
-                    None => Whole::Regex(
-                        regex_lite::Regex::new(&translate(&key)).map_err(|e| Error::runtime(e.to_string()))?,
-                    ),
+                let (lines, whole) = match simple::Simple::new(&key) {
+                    Some(simple) => (OnceCell::new(), Whole::Simple(Box::new(simple))),
+                    None => {
+                        let lines = OnceCell::from(Some(compile(&key)?));
+                        let whole =
+                            regex_lite::Regex::new(&translate(&key)).map_err(|e| Error::runtime(e.to_string()))?;
+                        (lines, Whole::Regex(whole))
+                    }
                 };
                 let literals = required_literals(&key);
                 compiled.patterns.push(Pattern { source: key, lines, whole, literals, options: v.clone() });
@@ -380,9 +386,12 @@ mod tests {
             // Patterns regex-lite refuses are an error before any matching.
             let Ok(compiled) = Compiled::new(&options) else { continue };
             let p = &compiled.patterns[0];
+            // What a key with a line break is matched with, compiled only then:
+            // a pattern that compiled must compile again.
+            let lines = compile(&pattern).expect(&pattern);
             for _ in 0..20 {
                 let key = generated.key(&key_chars, 8);
-                assert_eq!(p.is_match(&key, false), p.lines.is_match(&key), "{pattern} on {key:?}");
+                assert_eq!(p.is_match(&key, false), lines.is_match(&key), "{pattern} on {key:?}");
                 checked += 1;
             }
         }
