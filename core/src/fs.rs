@@ -151,8 +151,16 @@ impl Files {
         let mut tries = MAX_TRIES;
         for alternative in expand(pattern, true).ok_or_else(too_many)? {
             let segments: Vec<&str> = alternative.split('/').filter(|s| !s.is_empty()).collect();
-            if alternative.starts_with('/') {
-                self.glob_in("", &segments, &mut out, &mut tries).ok_or_else(too_many)?;
+            if !alternative.starts_with('/') {
+                continue;
+            }
+            // The directories the pattern names outright (a hierarchy's
+            // datadir) are one lookup, not one a level.
+            let named = segments.iter().take_while(|s| !has_magic(s) && !s.contains('{')).count();
+            let named = named.min(segments.len().saturating_sub(1));
+            let dir: String = segments[..named].iter().flat_map(|s| ["/", s]).collect();
+            if named == 0 || self.is_dir(&dir) {
+                self.glob_in(&dir, &segments[named..], &mut out, &mut tries).ok_or_else(too_many)?;
             }
         }
         out.retain(|p| self.is_file(p));
@@ -445,6 +453,13 @@ mod tests {
         assert_eq!(f.glob("/d/{sub/*,*}.yaml").unwrap(), vec!["/d/sub/c.yaml", "/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/[ab].yaml").unwrap(), vec!["/d/a.yaml", "/d/b.yaml"]);
         assert_eq!(f.glob("/d/?.json").unwrap(), vec!["/d/x.json"]);
+        // Directories named outright, present or not, and no magic at all.
+        assert_eq!(f.glob("/d/sub/deep/*.yaml").unwrap(), vec!["/d/sub/deep/e.yaml"]);
+        assert_eq!(f.glob("/d/nope/deep/*.yaml").unwrap(), Vec::<String>::new());
+        assert_eq!(f.glob("/d/a.yaml/*").unwrap(), Vec::<String>::new());
+        assert_eq!(f.glob("/d/sub/c.yaml").unwrap(), vec!["/d/sub/c.yaml"]);
+        assert_eq!(f.glob("/d/sub").unwrap(), Vec::<String>::new());
+        assert_eq!(f.glob("/*/sub/c.yaml").unwrap(), vec!["/d/sub/c.yaml"]);
     }
 
     #[test]
