@@ -551,6 +551,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_int_holds_every_i128() {
+        for i in [0, 1, -1, 493, -3143, i64::MIN as i128, u64::MAX as i128, i128::MIN, i128::MAX] {
+            assert_eq!(Int::new(i).get(), i);
+            assert_eq!(format!("{:?} {}", Int::new(i), Int::new(i)), format!("{i} {i}"));
+        }
+        assert_ne!(Int::new(-1), Int::new(u64::MAX as i128));
+    }
+
+    #[test]
     fn a_str_finds_the_string_key_and_only_it() {
         let mut map = Map::default();
         map.insert(Value::Symbol("name".into()), Value::Integer(Int::new(1)));
