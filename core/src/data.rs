@@ -6,9 +6,13 @@ use crate::error::Error;
 use crate::interpolate::has_tokens;
 use crate::value::{Hash, Value};
 use crate::yaml::{self, Position, Spans};
+use std::cell::{Cell, OnceCell};
 
 /// A data file read by its backend.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// What is learnt from `hash` and `spans` is learnt when first asked: a
+/// cold lookup reads many files and asks about few of their entries.
+#[derive(Clone, Debug, Default)]
 pub struct DataFile {
     /// The file's hash.
     pub hash: Hash,
@@ -16,15 +20,25 @@ pub struct DataFile {
     pub spans: Spans,
     /// Where each top-level value's positions start in `spans`, by key
     /// position in `hash`.
-    starts: Vec<u32>,
+    starts: OnceCell<Vec<u32>>,
     /// Scalars a reader may misread (YAML only).
     pub surprises: Vec<yaml::Surprise>,
-    /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
-    /// whether an edit changed them.
-    pub keys_digest: u64,
+    keys_digest: OnceCell<u64>,
     /// What each top-level value is, by key position, learnt once instead
     /// of walking the value on every lookup that finds it.
-    pub entries: Vec<Entry>,
+    entries: Vec<Cell<Option<Entry>>>,
+}
+
+/// Files are equal when what was read is; what is learnt from it is
+/// compared too, so that an edited file that learnt wrong is told apart.
+impl PartialEq for DataFile {
+    fn eq(&self, other: &DataFile) -> bool {
+        self.hash == other.hash
+            && self.spans == other.spans
+            && self.surprises == other.surprises
+            && self.starts() == other.starts()
+            && (0..self.hash.len()).all(|i| self.entry(i) == other.entry(i))
+    }
 }
 
 /// What a lookup needs to know of a top-level value before using it.
@@ -72,17 +86,23 @@ impl Entry {
 
 impl DataFile {
     fn new(hash: Hash, spans: Spans, surprises: Vec<yaml::Surprise>) -> DataFile {
-        let entries = hash.values().map(Entry::of).collect();
-        let mut starts = Vec::new();
-        if !spans.0.is_empty() {
-            starts.reserve_exact(hash.len());
-            let mut start = 1;
-            for value in hash.values() {
-                starts.push(start as u32);
-                start += yaml::nodes(value);
-            }
+        let entries = vec![Cell::new(None); hash.len()];
+        DataFile { hash, spans, starts: OnceCell::new(), surprises, keys_digest: OnceCell::new(), entries }
+    }
+
+    /// What the top-level value at key position `i` is.
+    pub fn entry(&self, i: usize) -> Option<Entry> {
+        let cell = self.entries.get(i)?;
+        if cell.get().is_none() {
+            cell.set(Some(Entry::of(self.hash.get_index(i)?.1)));
         }
-        DataFile { keys_digest: keys_digest(&hash), hash, spans, starts, surprises, entries }
+        cell.get()
+    }
+
+    /// A digest of the keys in order (see [`keys_digest`]), to tell cheaply
+    /// whether an edit changed them.
+    pub fn keys_digest(&self) -> u64 {
+        *self.keys_digest.get_or_init(|| keys_digest(&self.hash))
     }
 
     /// Where the top-level value at key position `i` and its parts came
@@ -92,8 +112,29 @@ impl DataFile {
     }
 
     fn value_range(&self, i: usize) -> Option<std::ops::Range<usize>> {
-        let start = *self.starts.get(i)? as usize;
-        Some(start..self.starts.get(i + 1).map_or(self.spans.0.len(), |&end| end as usize))
+        let starts = self.starts();
+        let start = *starts.get(i)? as usize;
+        Some(start..starts.get(i + 1).map_or(self.spans.0.len(), |&end| end as usize))
+    }
+
+    /// Where each top-level value's positions start in `spans`; none
+    /// without spans.
+    fn starts(&self) -> &[u32] {
+        self.starts.get_or_init(|| {
+            if self.spans.0.is_empty() {
+                return Vec::new();
+            }
+            // The mapping's own position comes first.
+            let mut start = 1;
+            self.hash
+                .values()
+                .map(|value| {
+                    let at = start as u32;
+                    start += yaml::nodes(value);
+                    at
+                })
+                .collect()
+        })
     }
 }
 
@@ -170,7 +211,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
 /// common.yaml then costs the size of one entry, not of the file.
 pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool {
     let (Some(old_tops), Some(new_tops)) = (top_entries(old_text), top_entries(new_text)) else { return false };
-    if old_tops.len() != file.hash.len() || new_tops.len() != old_tops.len() || file.starts.len() != file.hash.len() {
+    if old_tops.len() != file.hash.len() || new_tops.len() != old_tops.len() || file.starts().len() != file.hash.len() {
         return false;
     }
     let (old_bytes, new_bytes) = (old_text.as_bytes(), new_text.as_bytes());
@@ -223,11 +264,13 @@ pub fn splice_yaml(old_text: &str, new_text: &str, file: &mut DataFile) -> bool 
     for later in &mut file.spans.0[end..] {
         later.line = moved(later.line);
     }
-    for start in &mut file.starts[i + 1..] {
-        *start = (*start as i64 + grown) as u32;
+    if let Some(starts) = file.starts.get_mut() {
+        for start in &mut starts[i + 1..] {
+            *start = (*start as i64 + grown) as u32;
+        }
     }
     if let Some(entry) = file.entries.get_mut(i) {
-        *entry = Entry::of(&value);
+        *entry.get_mut() = None;
     }
     if let Some((_, v)) = file.hash.get_index_mut(i) {
         *v = value;

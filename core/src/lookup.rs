@@ -589,7 +589,7 @@ impl<'h> Run<'h> {
             return Ok(None);
         };
         let function = level.function.as_ref().map(|f| f.1.as_str()).unwrap_or("");
-        let entry = file.entries.get(index).copied().unwrap_or_else(|| data::Entry::of(value));
+        let entry = file.entry(index).unwrap_or_else(|| data::Entry::of(value));
         if !entry.lookup_value {
             return Err(data::not_a_lookup_value(root, function, location.map(|l| l.path.as_str()), value));
         }

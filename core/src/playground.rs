@@ -305,7 +305,7 @@ impl Playground {
     /// changed them without going through thousands of keys on every
     /// keystroke (a collision would only leave the completion list behind).
     fn keys_fingerprint(&self, path: &str) -> u64 {
-        self.data_file(path).map_or(0, |f| f.keys_digest)
+        self.data_file(path).map_or(0, |f| f.keys_digest())
     }
 
     /// Every key the node resolves, with its value and where it came from.

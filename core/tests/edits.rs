@@ -57,6 +57,8 @@ fn a_spliced_edit_reads_as_the_whole_file_does() {
     for (name, doc) in cases() {
         for (path, text) in doc.files.iter().filter(|(p, _)| p.ends_with(".yaml") && !p.ends_with("hiera.yaml")) {
             let Ok(before) = load("yaml_data", path, text, false) else { continue };
+            // What a file has learnt of its entries must follow an edit.
+            (0..before.hash.len()).for_each(|i| assert!(before.entry(i).is_some()));
             let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
             let typed = bounds.iter().enumerate().step_by(3).map(|(n, &at)| {
                 let next = bounds.get(n + 1).copied().unwrap_or(at);
