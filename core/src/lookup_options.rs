@@ -46,7 +46,14 @@ impl Pattern {
             return lines.as_ref().is_some_and(|r| r.is_match(key));
         }
         let Literals { prefix, inner, suffix } = &self.literals;
-        key.starts_with(prefix.as_str())
+        // A key's last and first bytes turn most keys away without
+        // comparing strings: every lookup asks every pattern.
+        let edge = |literal: &str, at: fn(&[u8]) -> Option<&u8>| {
+            at(literal.as_bytes()).is_none_or(|b| at(key.as_bytes()) == Some(b))
+        };
+        edge(suffix, <[u8]>::last)
+            && edge(prefix, <[u8]>::first)
+            && key.starts_with(prefix.as_str())
             && key.ends_with(suffix.as_str())
             && inner.iter().all(|r| key.contains(r.as_str()))
             && match &self.whole {
@@ -104,7 +111,9 @@ impl Compiled {
             }
         }
         let root = key.root();
-        let has_break = root.contains('\n');
+        // Without an early exit the scan compiles to vector instructions,
+        // where `contains` costs more than the matching for a short key.
+        let has_break = root.bytes().fold(false, |found, b| found | (b == b'\n'));
         let index = self.patterns.iter().position(|p| p.is_match(root, has_break));
         index.map(Match::Pattern)
     }
