@@ -7,52 +7,55 @@ use crate::error::Error;
 use crate::explain::{NodeKind, Token};
 use crate::interpolate::{has_tokens, is_empty_expression, method_call, pieces, Piece};
 use crate::key::split_key;
-use crate::value::{Hash, Value};
+use crate::value::{Array, Hash, Value};
 use std::rc::Rc;
 
 impl Run<'_> {
     /// Interpolates every string in a value (hash keys too). `cfg` is the
     /// hiera.yaml being resolved, which Puppet names in interpolation errors.
-    pub(super) fn interpolate(
-        &mut self,
-        mut value: Value,
-        allow_methods: bool,
-        cfg: Option<&str>,
-    ) -> Result<Value, Error> {
-        self.interpolate_in_place(&mut value, allow_methods, cfg)?;
-        Ok(value)
+    pub(super) fn interpolate(&mut self, value: Value, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
+        Ok(self.interpolated(&value, allow_methods, cfg)?.unwrap_or(value))
     }
 
-    /// Interpolates every string in `value` (hash keys too), in order; only
-    /// a hash whose keys have tokens is built again.
-    fn interpolate_in_place(&mut self, value: &mut Value, allow_methods: bool, cfg: Option<&str>) -> Result<(), Error> {
-        match value {
-            Value::String(s) if s.contains("%{") => {
-                let s = std::mem::take(s);
-                *value = self.interpolate_string(s, allow_methods, cfg)?;
-            }
+    /// `value` with every string in it (hash keys too) interpolated, in
+    /// order; `None` when nothing in it changes. A value found in the data
+    /// shares its hashes and arrays with the file, and only those that hold
+    /// a token are copied.
+    fn interpolated(&mut self, value: &Value, allow_methods: bool, cfg: Option<&str>) -> Result<Option<Value>, Error> {
+        Ok(match value {
+            Value::String(s) if s.contains("%{") => Some(self.interpolate_string(s.clone(), allow_methods, cfg)?),
             Value::Array(a) => {
-                for v in a {
-                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                let mut out: Option<Array> = None;
+                for (i, v) in a.iter().enumerate() {
+                    if let Some(v) = self.interpolated(v, allow_methods, cfg)? {
+                        out.get_or_insert_with(|| a.clone())[i] = v;
+                    }
                 }
+                out.map(Value::Array)
             }
+            // Keys that change build the hash again, in order.
             Value::Hash(h) if h.keys().any(has_tokens) => {
                 let mut out = Hash::with_capacity(h.len());
-                for (k, v) in std::mem::take(h) {
-                    let k = self.interpolate(k, allow_methods, cfg)?;
-                    let v = self.interpolate(v, allow_methods, cfg)?;
+                for (k, v) in h {
+                    let k = self.interpolated(k, allow_methods, cfg)?.unwrap_or_else(|| k.clone());
+                    let v = self.interpolated(v, allow_methods, cfg)?.unwrap_or_else(|| v.clone());
                     out.insert(k, v);
                 }
-                *h = out;
+                Some(Value::Hash(out))
             }
             Value::Hash(h) => {
-                for v in h.values_mut() {
-                    self.interpolate_in_place(v, allow_methods, cfg)?;
+                let mut out: Option<Hash> = None;
+                for (i, v) in h.values().enumerate() {
+                    if let Some(v) = self.interpolated(v, allow_methods, cfg)? {
+                        if let Some((_, slot)) = out.get_or_insert_with(|| h.clone()).get_index_mut(i) {
+                            *slot = v;
+                        }
+                    }
                 }
+                out.map(Value::Hash)
             }
-            _ => {}
-        }
-        Ok(())
+            _ => None,
+        })
     }
 
     fn interpolate_string(&mut self, subject: String, allow_methods: bool, cfg: Option<&str>) -> Result<Value, Error> {
