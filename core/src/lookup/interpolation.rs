@@ -5,7 +5,7 @@
 use super::Run;
 use crate::error::Error;
 use crate::explain::{NodeKind, Token};
-use crate::interpolate::{has_tokens, is_empty_expression, method_call, pieces, Piece};
+use crate::interpolate::{has_token, has_tokens, is_empty_expression, method_call, pieces, Piece};
 use crate::key::split_key;
 use crate::value::{Array, Hash, Value};
 use std::rc::Rc;
@@ -23,7 +23,7 @@ impl Run<'_> {
     /// a token are copied.
     fn interpolated(&mut self, value: &Value, allow_methods: bool, cfg: Option<&str>) -> Result<Option<Value>, Error> {
         Ok(match value {
-            Value::String(s) if s.contains("%{") => Some(self.interpolate_string(s.clone(), allow_methods, cfg)?),
+            Value::String(s) if has_token(s) => Some(self.interpolate_string(s.clone(), allow_methods, cfg)?),
             Value::Array(a) => {
                 let mut out: Option<Array> = None;
                 for (i, v) in a.iter().enumerate() {
