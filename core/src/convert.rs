@@ -182,7 +182,7 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
     }
     // The arguments after the value: Integer's radix and abs, the others' abs.
     match ty {
-        Type::Integer => to_integer(&value, args.first()).map(|v| absolute(v, args.get(1))),
+        Type::Integer => integer_new(&value, args),
         Type::Float => to_float(&value).map(|v| absolute(v, args.first())),
         Type::Numeric => to_integer(&value, None)
             .or_else(|_| to_float(&value))
@@ -210,6 +210,61 @@ fn absolute(v: Value, abs: Option<&Value>) -> Value {
     }
 }
 
+/// The radixes Integer's `new` takes.
+fn radix_of(r: &Value) -> Option<u32> {
+    match r {
+        Value::Integer(i) => [2, 8, 10, 16].into_iter().find(|&b| i128::from(b) == i.get()),
+        _ => None,
+    }
+}
+
+/// Integer's `new(from, radix?, abs?)` as Puppet dispatches it: to
+/// `from_args` when every argument fits, else to `on_error` when the radix
+/// is an integer and `abs` a boolean, else to the dispatcher's own message.
+fn integer_new(from: &Value, args: &[Value]) -> Result<Value, String> {
+    if args.len() > 2 {
+        return Err(format!("'new' expects between 1 and 3 arguments, got {}", args.len() + 1));
+    }
+    let (radix, abs) = (args.first(), args.get(1));
+    let abs_fits = abs.is_none_or(|a| matches!(a, Value::Bool(_)));
+    let radix_fits = radix.is_none_or(|r| radix_of(r).is_some());
+    if convertible_to_integer(from) && radix_fits && abs_fits {
+        return to_integer(from, radix).map(|v| absolute(v, abs));
+    }
+    if radix.is_none_or(|r| matches!(r, Value::Integer(_))) && abs_fits {
+        return Err(match radix.filter(|_| !radix_fits) {
+            Some(r) => format!("Illegal radix: {}, expected 2, 8, 10, 16, or default", r.to_ruby_s()),
+            None => cannot(from, "Integer"),
+        });
+    }
+    // The first parameter that does not fit, as the dispatcher describes it.
+    let got = |v: &Value| Inferred::of(v).generalize().to_string();
+    let convertible =
+        format!("Convertible = Variant[Numeric, Boolean, Pattern[/{INTEGER_PATTERN}/], Timespan, Timestamp]");
+    let rejected = match (convertible_to_integer(from), radix.filter(|_| !radix_fits), abs) {
+        (false, ..) => format!("parameter 'from' expects a {convertible} value, got {}", got(from)),
+        (true, Some(r), _) => format!("parameter 'radix' expects a {RADIX} value, got {}", got(r)),
+        (true, None, a) => format!("parameter 'abs' expects a Boolean value, got {}", a.map_or(String::new(), got)),
+    };
+    Err(format!(
+        "The function 'new' was called with arguments it does not accept. It expects one of:\n  \
+         ({convertible} from, {RADIX} radix?, Boolean abs?)\n    rejected: {rejected}\n  \
+         (NamedArgs = Struct[{{'from' => {convertible}, Optional['radix'] => {RADIX}, \
+         Optional['abs'] => Boolean}}] hash_args)\n    rejected: expects 1 argument, got {}",
+        args.len() + 1
+    ))
+}
+
+/// Whether Integer's `new` takes `v` (its `Convertible` type).
+fn convertible_to_integer(v: &Value) -> bool {
+    match v {
+        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
+        Value::String(s) => INTEGER_TEXT.is_match(s),
+        _ => false,
+    }
+}
+
+/// Integer's `new` of a value it takes, with a radix it takes or none.
 fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match v {
         Value::Integer(i) => Ok(Value::Integer(*i)),
@@ -218,36 +273,46 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
         // Only what the `Convertible` pattern lets through reaches Ruby's `Integer()`.
         Value::String(s) if !INTEGER_TEXT.is_match(s) => Err(cannot(v, "Integer")),
         Value::String(s) => {
-            let t = s.trim();
-            let (neg, body) = match t.strip_prefix('-') {
-                Some(b) => (true, b),
-                None => (false, t.strip_prefix('+').unwrap_or(t)),
+            let base = radix.and_then(radix_of);
+            // Puppet tries again without blanks between the sign and the number.
+            let unspaced = || {
+                let rest = s.strip_prefix(['+', '-'])?;
+                let digits = rest.trim_start_matches([' ', '\t']);
+                (digits.len() < rest.len()).then(|| format!("{}{digits}", &s[..1]))
             };
-            let forced = radix.and_then(|r| match r {
-                Value::Integer(i) => Some(i.get() as u32),
-                _ => None,
-            });
-            let (base, digits) = match forced {
-                Some(b) => (b, body),
-                None => {
-                    let lower = body.to_ascii_lowercase();
-                    if lower.starts_with("0x") {
-                        (16, &body[2..])
-                    } else if lower.starts_with("0b") {
-                        (2, &body[2..])
-                    } else if body.len() > 1 && body.starts_with('0') {
-                        (8, &body[1..])
-                    } else {
-                        (10, body)
-                    }
-                }
-            };
-            i128::from_str_radix(digits, base)
-                .map(|n| Value::Integer((if neg { -n } else { n }).into()))
-                .map_err(|_| cannot(v, "Integer"))
+            ruby_integer(s, base)
+                .or_else(|| ruby_integer(&unspaced()?, base))
+                .map(|n| Value::Integer(n.into()))
+                .ok_or_else(|| format!("invalid value for Integer(): {}", crate::value::inspect_str(s)))
         }
         v => Err(cannot(v, "Integer")),
     }
+}
+
+/// Ruby's `Integer(text)`, or `Integer(text, base)`, on a text that
+/// Integer's `Convertible` pattern lets through: `None` where Ruby raises
+/// (or the number does not fit an `i128`).
+fn ruby_integer(text: &str, base: Option<u32>) -> Option<i128> {
+    let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let prefixed = |p: &str| body.len() > 2 && body[..2].eq_ignore_ascii_case(p);
+    // A prefix says the base, and may repeat the one given.
+    let (base, digits) = match base {
+        None | Some(16) if prefixed("0x") => (16, &body[2..]),
+        None | Some(2) if prefixed("0b") => (2, &body[2..]),
+        None if body.len() > 1 && body.starts_with('0') => (8, &body[1..]),
+        None => (10, body),
+        Some(base) => (base, body),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
+        return None;
+    }
+    let n = i128::from_str_radix(digits, base).ok()?;
+    Some(if negative { -n } else { n })
 }
 
 fn to_float(v: &Value) -> Result<Value, String> {
