@@ -88,12 +88,9 @@ static INTEGER_TEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(INTEGER_PATTE
 const RADIX: &str = "Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]]";
 
 /// The strings Float's and Numeric's `new` take.
-static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z",
-    )
-    .expect("a valid pattern")
-});
+const FLOAT_PATTERN: &str =
+    r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
+static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(FLOAT_PATTERN).expect("a valid pattern"));
 
 /// Integer's, Float's and Numeric's `new` take a hash as their named
 /// arguments: `from`, `radix` (Integer's only) and `abs`.
@@ -182,15 +179,19 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
     }
     // The arguments after the value: Integer's radix and abs, the others' abs.
     match ty {
-        Type::Integer => integer_new(&value, args),
-        Type::Float => to_float(&value).map(|v| absolute(v, args.first())),
-        Type::Numeric => to_integer(&value, None)
-            .or_else(|_| to_float(&value))
-            .map(|v| absolute(v, args.first()))
-            .map_err(|_| cannot(&value, "Numeric")),
+        Type::Integer | Type::Float | Type::Numeric => number_new(ty, &value, args),
         Type::String => Ok(Value::String(format_string(&value))),
+        Type::Boolean if !args.is_empty() => Err(format!("'new_boolean' expects 1 argument, got {}", args.len() + 1)),
         Type::Boolean => to_boolean(&value),
-        Type::Array => Ok(to_array(value, args.first().is_some_and(Value::is_truthy))),
+        Type::Array => match args {
+            [] => Ok(to_array(value, false)),
+            [Value::Bool(wrap)] => Ok(to_array(value, *wrap)),
+            [wrap] => Err(format!(
+                "'new_array' parameter 'wrap' expects a Boolean value, got {}",
+                Inferred::of(wrap).generalize()
+            )),
+            _ => Err(format!("'new_array' expects between 1 and 2 arguments, got {}", args.len() + 1)),
+        },
         Type::Hash => to_hash(value),
         Type::Sensitive => Ok(Value::Sensitive(Box::new(value))),
         Type::Optional(inner) => match value {
@@ -218,50 +219,63 @@ fn radix_of(r: &Value) -> Option<u32> {
     }
 }
 
-/// Integer's `new(from, radix?, abs?)` as Puppet dispatches it: to
-/// `from_args` when every argument fits, else to `on_error` when the radix
-/// is an integer and `abs` a boolean, else to the dispatcher's own message.
-fn integer_new(from: &Value, args: &[Value]) -> Result<Value, String> {
-    if args.len() > 2 {
-        return Err(format!("'new' expects between 1 and 3 arguments, got {}", args.len() + 1));
+/// Integer's `new(from, radix?, abs?)`, and Float's and Numeric's
+/// `new(from, abs?)`, as Puppet dispatches them: to `from_args` when every
+/// argument fits, else to `on_error` when the radix is an integer and `abs`
+/// a boolean, else to the dispatcher's own message.
+fn number_new(ty: &Type, from: &Value, args: &[Value]) -> Result<Value, String> {
+    let (function, to, pattern, numbers) = match ty {
+        Type::Integer => ("new", "Integer", INTEGER_PATTERN, "Numeric"),
+        Type::Float => ("new_float", "Float", FLOAT_PATTERN, "Numeric"),
+        _ => ("new_numeric", "Numeric", FLOAT_PATTERN, "Integer, Float"),
+    };
+    let integer = matches!(ty, Type::Integer);
+    let most = if integer { 3 } else { 2 };
+    if args.len() + 1 > most {
+        return Err(format!("'{function}' expects between 1 and {most} arguments, got {}", args.len() + 1));
     }
-    let (radix, abs) = (args.first(), args.get(1));
+    let (radix, abs) = if integer { (args.first(), args.get(1)) } else { (None, args.first()) };
     let abs_fits = abs.is_none_or(|a| matches!(a, Value::Bool(_)));
     let radix_fits = radix.is_none_or(|r| radix_of(r).is_some());
-    if convertible_to_integer(from) && radix_fits && abs_fits {
-        return to_integer(from, radix).map(|v| absolute(v, abs));
+    let convertible = match from {
+        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
+        Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
+        _ => false,
+    };
+    if convertible && radix_fits && abs_fits {
+        let value = match ty {
+            Type::Integer => to_integer(from, radix),
+            Type::Float => to_float(from),
+            _ => to_integer(from, None).or_else(|_| to_float(from)).map_err(|_| cannot(from, to)),
+        }?;
+        return Ok(absolute(value, abs));
     }
     if radix.is_none_or(|r| matches!(r, Value::Integer(_))) && abs_fits {
         return Err(match radix.filter(|_| !radix_fits) {
             Some(r) => format!("Illegal radix: {}, expected 2, 8, 10, 16, or default", r.to_ruby_s()),
-            None => cannot(from, "Integer"),
+            None => cannot(from, to),
         });
     }
     // The first parameter that does not fit, as the dispatcher describes it.
     let got = |v: &Value| Inferred::of(v).generalize().to_string();
-    let convertible =
-        format!("Convertible = Variant[Numeric, Boolean, Pattern[/{INTEGER_PATTERN}/], Timespan, Timestamp]");
-    let rejected = match (convertible_to_integer(from), radix.filter(|_| !radix_fits), abs) {
-        (false, ..) => format!("parameter 'from' expects a {convertible} value, got {}", got(from)),
+    let convertible_type =
+        format!("Convertible = Variant[{numbers}, Boolean, Pattern[/{pattern}/], Timespan, Timestamp]");
+    let rejected = match (convertible, radix.filter(|_| !radix_fits), abs) {
+        (false, ..) => format!("parameter 'from' expects a {convertible_type} value, got {}", got(from)),
         (true, Some(r), _) => format!("parameter 'radix' expects a {RADIX} value, got {}", got(r)),
         (true, None, a) => format!("parameter 'abs' expects a Boolean value, got {}", a.map_or(String::new(), got)),
     };
+    let (radix_param, radix_entry) = match integer {
+        true => (format!(", {RADIX} radix?"), format!(", Optional['radix'] => {RADIX}")),
+        false => (String::new(), String::new()),
+    };
     Err(format!(
-        "The function 'new' was called with arguments it does not accept. It expects one of:\n  \
-         ({convertible} from, {RADIX} radix?, Boolean abs?)\n    rejected: {rejected}\n  \
-         (NamedArgs = Struct[{{'from' => {convertible}, Optional['radix'] => {RADIX}, \
-         Optional['abs'] => Boolean}}] hash_args)\n    rejected: expects 1 argument, got {}",
+        "The function '{function}' was called with arguments it does not accept. It expects one of:\n  \
+         ({convertible_type} from{radix_param}, Boolean abs?)\n    rejected: {rejected}\n  \
+         (NamedArgs = Struct[{{'from' => {convertible_type}{radix_entry}, Optional['abs'] => Boolean}}] \
+         hash_args)\n    rejected: expects 1 argument, got {}",
         args.len() + 1
     ))
-}
-
-/// Whether Integer's `new` takes `v` (its `Convertible` type).
-fn convertible_to_integer(v: &Value) -> bool {
-    match v {
-        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
-        Value::String(s) => INTEGER_TEXT.is_match(s),
-        _ => false,
-    }
 }
 
 /// Integer's `new` of a value it takes, with a radix it takes or none.
