@@ -205,7 +205,9 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
 /// A number made positive when `abs` is `true`, as `new`'s `abs` argument does.
 fn absolute(v: Value, abs: Option<&Value>) -> Value {
     match (v, abs) {
-        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.get().abs().into()),
+        // The least i128 has no positive counterpart (Ruby's would be a
+        // Bignum, past what Puppet's 64-bit Integer holds anyway).
+        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.get().saturating_abs().into()),
         (Value::Float(f), Some(Value::Bool(true))) => Value::Float(f.abs()),
         (v, _) => v,
     }
@@ -418,5 +420,16 @@ fn format_nested(v: &Value) -> String {
                 .join(", ")
         ),
         v => format_string(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abs_of_the_least_integer_does_not_overflow() {
+        let least = Value::Integer(i128::MIN.into());
+        assert_eq!(absolute(least, Some(&Value::Bool(true))), Value::Integer(i128::MAX.into()));
     }
 }
