@@ -64,7 +64,16 @@ impl Run<'_> {
             || NodeKind::Interpolate(subject.clone()),
             |run| {
                 let mut out = String::new();
+                // Tokens are kept for an explanation or a recorder: most
+                // interpolations have neither.
+                let keep = run.ex.is_some() || run.recorder.is_some();
                 let mut tokens = Vec::new();
+                let mut note = |text: &str, expression: &str, method: &str, result: String, undefined: bool| {
+                    if keep {
+                        let (text, expression, method) = (text.into(), expression.into(), method.into());
+                        tokens.push(Token { text, expression, method, result, undefined });
+                    }
+                };
                 for piece in pieces(&subject) {
                     let (whole, expr) = match piece {
                         Piece::Text(t) => {
@@ -74,13 +83,7 @@ impl Run<'_> {
                         Piece::Token { whole, expr } => (whole, expr),
                     };
                     if is_empty_expression(expr) {
-                        tokens.push(Token {
-                            text: whole.into(),
-                            expression: expr.into(),
-                            method: "scope".into(),
-                            result: String::new(),
-                            undefined: false,
-                        });
+                        note(whole, expr, "scope", String::new(), false);
                         continue;
                     }
                     let (method, data) = match method_call(expr) {
@@ -105,29 +108,21 @@ impl Run<'_> {
                     // An unknown variable, or a missing part of one, is nil: an empty string.
                     let undefined = method == "scope" && matches!(value, Value::Undef);
                     if method == "alias" {
-                        let token = Token {
-                            text: whole.into(),
-                            expression: expr.into(),
-                            method: method.into(),
-                            result: value.to_ruby_s(),
-                            undefined,
-                        };
-                        run.record_tokens(vec![token]);
+                        if keep {
+                            note(whole, expr, method, value.to_ruby_s(), undefined);
+                            run.record_tokens(std::mem::take(&mut tokens));
+                        }
                         return Ok(value);
                     }
                     let guard = Rc::from(if method == "scope" { format!("scope:{data}") } else { data.to_string() });
                     let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
                     let result = value.to_ruby_s();
                     out.push_str(&result);
-                    tokens.push(Token {
-                        text: whole.into(),
-                        expression: expr.into(),
-                        method: method.into(),
-                        result,
-                        undefined,
-                    });
+                    note(whole, expr, method, result, undefined);
                 }
-                run.record_tokens(tokens);
+                if keep {
+                    run.record_tokens(tokens);
+                }
                 Ok(Value::String(out))
             },
         )
