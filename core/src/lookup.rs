@@ -100,6 +100,10 @@ pub(crate) struct Run<'h> {
     env_compiled: Option<Option<Rc<Compiled>>>,
     providers: Providers,
     locals: Vec<(String, Value)>,
+    /// What a scope variable's `%{...}` came to, by expression: the node's
+    /// variables do not change during a run. Kept where nothing explains or
+    /// records the interpolation and no local variable is set.
+    scope_tokens: rustc_hash::FxHashMap<Box<str>, Box<str>>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
     recorder: Option<Vec<Token>>,
     /// How deep in nested `%{lookup()}`s the run is.
@@ -173,6 +177,7 @@ impl<'h> Run<'h> {
             env_compiled: None,
             providers: Providers::default(),
             locals: Vec::new(),
+            scope_tokens: Default::default(),
             recorder: None,
             depth: 0,
             applied: None,

@@ -99,6 +99,11 @@ impl Run<'_> {
                                 .into(),
                         ));
                     }
+                    let remembered = !keep && method == "scope" && run.locals.is_empty();
+                    if let Some(result) = run.scope_tokens.get(data).filter(|_| remembered) {
+                        out.push_str(result);
+                        continue;
+                    }
                     let value = match method {
                         "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
                         "scope" => run.scope_lookup(data, &subject)?,
@@ -118,6 +123,9 @@ impl Run<'_> {
                     let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
                     let result = value.to_ruby_s();
                     out.push_str(&result);
+                    if remembered {
+                        run.scope_tokens.insert(data.into(), result.as_str().into());
+                    }
                     note(whole, expr, method, result, undefined);
                 }
                 if keep {
