@@ -483,10 +483,10 @@ fn disallowed(class: &str, at: Position) -> YamlError {
 
 /// Psych's `ScalarScanner#tokenize` for plain scalars (Psych 4, Ruby 3.1).
 fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
-    let Some(&first) = s.as_bytes().first() else { return Ok(Value::Undef) };
-    // The commonest plain scalars, words, in short: one starting with a
-    // letter is a string, unless it is one of the short words below.
-    if first.is_ascii_alphabetic() && (s.len() > 5 || !matches!(first | 0x20, b'y' | b't' | b'o' | b'n' | b'f')) {
+    if s.is_empty() {
+        return Ok(Value::Undef);
+    }
+    if is_word(&s) {
         return Ok(Value::String(s));
     }
     if let Some(i) = decimal(&s) {
@@ -549,6 +549,15 @@ fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
         return Ok(i);
     }
     Ok(Value::String(s))
+}
+
+/// The commonest plain scalars, words, in short: one starting with a letter
+/// is a string, unless it is one of the short words [`tokenize`] reads as
+/// something else.
+fn is_word(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(|&first| {
+        first.is_ascii_alphabetic() && (s.len() > 5 || !matches!(first | 0x20, b'y' | b't' | b'o' | b'n' | b'f'))
+    })
 }
 
 /// A plain decimal integer (`3143`, `-1`, `0`), the commonest number in data,

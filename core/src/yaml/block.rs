@@ -12,7 +12,7 @@
 //! cores there are, and joined: the pieces' readings must also be exactly
 //! the whole's (same tests, same fuzz target).
 
-use super::{decimal, surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use super::{decimal, is_word, surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
 use crate::threads;
 use crate::value::{Hash, Value};
 
@@ -613,9 +613,12 @@ impl<'a> Reader<'a> {
     /// Psych's reading of a plain scalar that starts at `start` on the
     /// current line, noting a surprising one.
     fn resolve(&mut self, text: &str, start: usize) -> Read<Value> {
-        // A plain decimal is what it looks like.
+        // A plain decimal or word is what it looks like.
         if let Some(i) = decimal(text) {
             return Ok(i);
+        }
+        if is_word(text) {
+            return Ok(Value::String(text.to_string()));
         }
         // An error is the event parser's to place and report.
         let value = tokenize(text.to_string(), Position::default()).map_err(|_| GiveUp)?;
