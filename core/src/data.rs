@@ -160,7 +160,7 @@ pub fn load(function: &str, path: &str, text: &str, strict_error: bool) -> Resul
 }
 
 fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Error> {
-    match yaml::load_noting_surprises(text) {
+    match yaml::load_document(text) {
         Err(e) => {
             let at = e.at;
             Err(Error::lookup(format!("Unable to parse ({path}): {}", e.message)).at(
@@ -169,11 +169,11 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
                 at.map(|a| a.column as usize),
             ))
         }
-        Ok((Some((Value::Hash(h), spans)), surprises)) => {
-            let hash = symkeys_to_string(h);
+        Ok(yaml::Document { value: Some((Value::Hash(h), spans)), surprises, symbols }) => {
+            let hash = if symbols { symkeys_to_string(h) } else { h };
             Ok(DataFile::new(hash, spans, surprises))
         }
-        Ok((other, _)) => {
+        Ok(yaml::Document { value: other, .. }) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
             let is_false = matches!(other, None | Some((Value::Bool(false), _)));
             if strict_error && !is_false {

@@ -152,9 +152,36 @@ pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<
 #[doc(hidden)]
 #[allow(clippy::type_complexity)]
 pub fn load_in_pieces(text: &str, pieces: usize) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+    document_in_pieces(text, pieces).map(|d| (d.value, d.surprises))
+}
+
+/// A text read for a data file: what [`load_noting_surprises`] gives, and
+/// whether it may hold a symbol.
+#[derive(Debug)]
+pub struct Document {
+    /// The value and where its parts are; `None` for an empty document.
+    pub value: Option<(Value, Spans)>,
+    /// Scalars a reader may misread.
+    pub surprises: Vec<Surprise>,
+    /// Whether the value may hold a symbol (`:name`), a key of which Puppet
+    /// makes a string: false only where reading saw that it holds none.
+    pub symbols: bool,
+}
+
+/// Reads a data file's text (see [`Document`]).
+pub fn load_document(text: &str) -> Result<Document, YamlError> {
+    document_in_pieces(text, block::pieces_for(text))
+}
+
+/// [`load_document`], cut into about `pieces` pieces (see [`load_in_pieces`]).
+#[doc(hidden)]
+pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlError> {
     match block::load(text, pieces) {
-        Some((value, spans, surprises)) => Ok((Some((value, spans)), surprises)),
-        None => load_with_event_parser(text),
+        Some(document) => Ok(document),
+        None => {
+            let (value, surprises) = load_with_event_parser(text)?;
+            Ok(Document { value, surprises, symbols: true })
+        }
     }
 }
 

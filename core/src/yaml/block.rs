@@ -12,7 +12,7 @@
 //! cores there are, and joined: the pieces' readings must also be exactly
 //! the whole's (same tests, same fuzz target).
 
-use super::{decimal, is_word, surprising, tokenize, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use super::{decimal, is_word, surprising, tokenize, Document, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
 use crate::threads;
 use crate::value::{Hash, Value};
 
@@ -33,7 +33,7 @@ pub(super) fn pieces_for(text: &str) -> usize {
 
 /// Reads `text` if it is in the subset, `None` otherwise, cutting it into
 /// about `pieces` pieces that are read at once.
-pub(super) fn load(text: &str, pieces: usize) -> Option<(Value, Spans, Vec<Surprise>)> {
+pub(super) fn load(text: &str, pieces: usize) -> Option<Document> {
     load_from(text, &piece_starts(text, pieces))
 }
 
@@ -84,10 +84,11 @@ struct Piece {
     positions: Vec<Position>,
     surprises: Vec<Surprise>,
     nodes: usize,
+    symbols: bool,
 }
 
 /// Reads `text` in pieces that start at `starts` (the first at 0).
-fn load_from(text: &str, starts: &[usize]) -> Option<(Value, Spans, Vec<Surprise>)> {
+fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
     let mut jobs = Vec::with_capacity(starts.len());
     let mut line = 1;
     for (i, &start) in starts.iter().enumerate() {
@@ -107,14 +108,16 @@ fn load_from(text: &str, starts: &[usize]) -> Option<(Value, Spans, Vec<Surprise
     let len = pieces.iter().map(|p| p.pairs.len()).sum();
     let mut pieces = pieces.into_iter();
     let first = pieces.next()?;
-    let (mut positions, mut surprises, mut pairs) = (first.positions, first.surprises, vec![first.pairs]);
+    let (mut positions, mut surprises, mut symbols) = (first.positions, first.surprises, first.symbols);
+    let mut pairs = vec![first.pairs];
     for piece in pieces {
         positions.extend(piece.positions);
         surprises.extend(piece.surprises);
+        symbols |= piece.symbols;
         pairs.push(piece.pairs);
     }
     let value = mapping_of(pairs.into_iter().flatten(), len).ok()?;
-    Some((value, Spans::new(positions), surprises))
+    Some(Document { value: Some((value, Spans::new(positions))), surprises, symbols })
 }
 
 /// Reads one piece of a text, `first` or starting with a top-level key at
@@ -137,6 +140,7 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
         top: Vec::new(),
         pairs: Vec::new(),
         items: Vec::new(),
+        symbols: false,
     };
     if first {
         r.positions.push(Position::default());
@@ -144,7 +148,7 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
     } else {
         r.rest()?;
     }
-    Ok(Piece { pairs: r.top, positions: r.positions, surprises: r.surprises, nodes: r.nodes })
+    Ok(Piece { pairs: r.top, positions: r.positions, surprises: r.surprises, nodes: r.nodes, symbols: r.symbols })
 }
 
 /// A mapping of `len` `pairs` in order. A repeated key is left to the
@@ -210,6 +214,8 @@ struct Reader<'a> {
     /// sequences: a collection is built at its end, at its exact size.
     pairs: Vec<(Value, Value)>,
     items: Vec<Value>,
+    /// A symbol was read.
+    symbols: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -622,6 +628,7 @@ impl<'a> Reader<'a> {
         }
         // An error is the event parser's to place and report.
         let value = tokenize(text.to_string(), Position::default()).map_err(|_| GiveUp)?;
+        self.symbols |= matches!(value, Value::Symbol(_));
         // A word (most plain scalars) is read as what it says.
         let word = matches!(value, Value::String(_)) && text.starts_with(|c: char| c.is_alphabetic());
         if let Some(reading) = (!word).then(|| surprising(text, &value)).flatten() {
@@ -698,7 +705,8 @@ mod tests {
     /// The fast path's reading, if it read `text`, after checking that it is
     /// the event parser's.
     fn agrees(text: &str) -> bool {
-        let Some((value, spans, surprises)) = load(text, 1) else { return false };
+        let Some(Document { value: Some((value, spans)), surprises, symbols }) = load(text, 1) else { return false };
+        assert!(symbols || !has_symbol(&value), "a symbol unnoted in {text:?}");
         let reference = super::super::load_with_event_parser(text);
         // Debug text, so that NaN equals NaN.
         let (fast, reference) = (
@@ -711,6 +719,24 @@ mod tests {
         }
         assert!(fast == reference, "the fast path disagrees on {text:?}:\n{}\n{}", &fast[from..], &reference[from..]);
         true
+    }
+
+    fn has_symbol(value: &Value) -> bool {
+        match value {
+            Value::Symbol(_) => true,
+            Value::Array(a) => a.iter().any(has_symbol),
+            Value::Hash(h) => h.iter().any(|(k, v)| has_symbol(k) || has_symbol(v)),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn notes_whether_a_text_has_symbols() {
+        for (text, symbols) in [("a: b\n", false), ("':a': 1\nb: ':c'\n", false), ("a: :b\n", true), (":a: 1\n", true)]
+        {
+            let Some(document) = load(text, 1) else { panic!("gave up on {text:?}") };
+            assert_eq!(document.symbols, symbols, "{text:?}");
+        }
     }
 
     fn texts_under(dir: &str, out: &mut Vec<String>) {
