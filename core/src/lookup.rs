@@ -100,10 +100,11 @@ pub(crate) struct Run<'h> {
     env_compiled: Option<Option<Rc<Compiled>>>,
     providers: Providers,
     locals: Vec<(String, Value)>,
-    /// What a scope variable's `%{...}` came to, by expression: the node's
-    /// variables do not change during a run. Kept where nothing explains or
-    /// records the interpolation and no local variable is set.
-    scope_tokens: rustc_hash::FxHashMap<Box<str>, Box<str>>,
+    /// What a scope variable's `%{...}` came to, by expression, and whether
+    /// it was undefined: the node's variables do not change during a run.
+    /// Kept where nothing explains the interpolation and no local variable
+    /// is set.
+    scope_tokens: rustc_hash::FxHashMap<Box<str>, (Box<str>, bool)>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
     recorder: Option<Vec<Token>>,
     /// How deep in nested `%{lookup()}`s the run is.

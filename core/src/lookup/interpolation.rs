@@ -99,9 +99,11 @@ impl Run<'_> {
                                 .into(),
                         ));
                     }
-                    let remembered = !keep && method == "scope" && run.locals.is_empty();
-                    if let Some(result) = run.scope_tokens.get(data).filter(|_| remembered) {
+                    // An explanation shows how a variable was found, every time.
+                    let remembered = run.ex.is_none() && method == "scope" && run.locals.is_empty();
+                    if let Some((result, undefined)) = run.scope_tokens.get(data).filter(|_| remembered) {
                         out.push_str(result);
+                        note(whole, expr, method, result.to_string(), *undefined);
                         continue;
                     }
                     let value = match method {
@@ -124,7 +126,7 @@ impl Run<'_> {
                     let result = value.to_ruby_s();
                     out.push_str(&result);
                     if remembered {
-                        run.scope_tokens.insert(data.into(), result.as_str().into());
+                        run.scope_tokens.insert(data.into(), (result.as_str().into(), undefined));
                     }
                     note(whole, expr, method, result, undefined);
                 }
