@@ -273,11 +273,11 @@ impl HieraConfig {
 
     fn level_v5(&self, layer: Layer, level: &Value, defaults: &Hash) -> Result<Level, Error> {
         let he = level.as_hash().cloned().unwrap_or_default();
-        let get = |k: &str| he.get(&Str(k));
+        let get = |k: &str| field(&he, k);
         let name = get("name").map(Value::to_ruby_s).unwrap_or_default();
-        let functions: Vec<&str> = ALL_FUNCTION_KEYS.iter().copied().filter(|k| he.contains_key(&Str(k))).collect();
+        let functions: Vec<&str> = ALL_FUNCTION_KEYS.iter().copied().filter(|k| field(&he, k).is_some()).collect();
         match functions.len() {
-            0 if !FUNCTION_KEYS.iter().any(|k| defaults.contains_key(&Str(k))) => {
+            0 if !FUNCTION_KEYS.iter().any(|k| field(defaults, k).is_some()) => {
                 return Err(self
                     .fail(&format!("One of {} must be defined in hierarchy '{name}'", combine(&FUNCTION_KEYS)), None))
             }
@@ -300,7 +300,7 @@ impl HieraConfig {
                 return Err(self.fail(&format!("Use \"data_hash: {b}_data\" instead of \"hiera3_backend: {b}\""), None));
             }
         }
-        if LOCATION_KEYS.iter().filter(|k| he.contains_key(&Str(k))).count() > 1 {
+        if LOCATION_KEYS.iter().filter(|k| field(&he, k).is_some()).count() > 1 {
             return Err(self
                 .fail(&format!("Only one of {} can be defined in hierarchy '{name}'", combine(&LOCATION_KEYS)), None));
         }
@@ -318,8 +318,8 @@ impl HieraConfig {
             Some(k) => Some((function_kind(k), get(k).map(Value::to_ruby_s).unwrap_or_default())),
             None => FUNCTION_KEYS
                 .iter()
-                .find(|k| defaults.contains_key(&Str(k)))
-                .map(|k| (function_kind(k), defaults.get(&Str(k)).map(Value::to_ruby_s).unwrap_or_default())),
+                .find(|k| field(defaults, k).is_some())
+                .map(|k| (function_kind(k), field(defaults, k).map(Value::to_ruby_s).unwrap_or_default())),
         };
         let strings = |v: &Value| -> Vec<String> { v.as_array().unwrap_or(&[]).iter().map(Value::to_ruby_s).collect() };
         let locations = if let Some(p) = get("path") {
@@ -340,8 +340,8 @@ impl HieraConfig {
         } else {
             Locations::None
         };
-        let datadir = get("datadir").or_else(|| defaults.get(&Str("datadir"))).map(Value::to_ruby_s);
-        let options = get("options").or_else(|| defaults.get(&Str("options"))).and_then(Value::as_hash).cloned();
+        let datadir = get("datadir").or_else(|| field(defaults, "datadir")).map(Value::to_ruby_s);
+        let options = get("options").or_else(|| field(defaults, "options")).and_then(Value::as_hash).cloned();
         Ok(Level { name, function, datadir, locations, options, extension: None })
     }
 
@@ -481,6 +481,12 @@ fn ruby_to_i(v: &Value) -> i128 {
         }
         _ => 0,
     }
+}
+
+/// A field of a hierarchy level or of `defaults`: such hashes hold a few
+/// keys, which a scan finds sooner than hashing the name does.
+fn field<'a>(hash: &'a Hash, name: &str) -> Option<&'a Value> {
+    hash.iter().find(|(k, _)| matches!(k, Value::String(k) if k == name)).map(|(_, v)| v)
 }
 
 /// Puppet's `symkeys_to_string`: symbol keys become strings, deeply.
