@@ -105,6 +105,8 @@ pub(crate) struct Run<'h> {
     /// Kept where nothing explains the interpolation and no local variable
     /// is set.
     scope_tokens: rustc_hash::FxHashMap<Box<str>, (Box<str>, bool)>,
+    /// The modulepath's directories that exist (see `module_bases`).
+    module_bases: OnceCell<Vec<String>>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
     recorder: Option<Vec<Token>>,
     /// How deep in nested `%{lookup()}`s the run is.
@@ -179,6 +181,7 @@ impl<'h> Run<'h> {
             providers: Providers::default(),
             locals: Vec::new(),
             scope_tokens: Default::default(),
+            module_bases: OnceCell::new(),
             recorder: None,
             depth: 0,
             applied: None,

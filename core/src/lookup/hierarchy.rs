@@ -222,14 +222,20 @@ impl Run<'_> {
         }
         // Concatenation costs a fraction of `format!`, and this runs for
         // every module a key names.
-        let in_environment = [&self.environment_dir(), "/modules/", name].concat();
-        std::iter::once(in_environment)
-            .chain(
-                ["/etc/puppetlabs/code/modules/", "/opt/puppetlabs/puppet/modules/"]
-                    .into_iter()
-                    .map(|base| [base, name].concat()),
-            )
-            .find(|dir| self.hiera.files.is_dir(dir))
+        self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))
+    }
+
+    /// The directories of the modulepath that exist: most keys name a
+    /// module, and most installations have no module data.
+    fn module_bases(&self) -> &[String] {
+        self.module_bases.get_or_init(|| {
+            let in_environment = [&self.environment_dir(), "/modules/"].concat();
+            [in_environment.as_str(), "/etc/puppetlabs/code/modules/", "/opt/puppetlabs/puppet/modules/"]
+                .into_iter()
+                .filter(|base| self.hiera.files.is_dir(base))
+                .map(str::to_string)
+                .collect()
+        })
     }
 
     /// `configured_data_providers`: the levels with their locations resolved
