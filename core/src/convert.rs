@@ -315,7 +315,7 @@ fn ruby_integer(text: &str, base: Option<u32>) -> Option<i128> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let prefixed = |p: &str| body.len() > 2 && body[..2].eq_ignore_ascii_case(p);
+    let prefixed = |p: &str| body.len() > 2 && body.get(..2).is_some_and(|b| b.eq_ignore_ascii_case(p));
     // A prefix says the base, and may repeat the one given.
     let (base, digits) = match base {
         None | Some(16) if prefixed("0x") => (16, &body[2..]),
