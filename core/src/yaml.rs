@@ -168,6 +168,18 @@ pub struct Document {
     pub symbols: bool,
 }
 
+/// Whether a symbol is anywhere in `value`: what [`Document::symbols`]
+/// must not miss, for the tests and the `yaml` fuzz target.
+#[doc(hidden)]
+pub fn holds_symbol(value: &Value) -> bool {
+    match value {
+        Value::Symbol(_) => true,
+        Value::Array(a) => a.iter().any(holds_symbol),
+        Value::Hash(h) => h.iter().any(|(k, v)| holds_symbol(k) || holds_symbol(v)),
+        _ => false,
+    }
+}
+
 /// Reads a data file's text (see [`Document`]).
 pub fn load_document(text: &str) -> Result<Document, YamlError> {
     document_in_pieces(text, block::pieces_for(text))
