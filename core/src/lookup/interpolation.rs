@@ -148,12 +148,16 @@ impl Run<'_> {
 
     /// Keeps an interpolation's tokens on its trace node, and for a recorder.
     fn record_tokens(&mut self, tokens: Vec<Token>) {
-        if let Some(r) = self.recorder.as_mut() {
-            r.extend(tokens.iter().cloned());
-        }
-        if let Some(ex) = self.ex.as_mut() {
-            let id = ex.current();
-            ex.node_mut(id).tokens = tokens;
+        match (self.recorder.as_mut(), self.ex.as_mut()) {
+            (Some(recorder), None) => recorder.extend(tokens),
+            (recorder, Some(ex)) => {
+                if let Some(recorder) = recorder {
+                    recorder.extend(tokens.iter().cloned());
+                }
+                let id = ex.current();
+                ex.node_mut(id).tokens = tokens;
+            }
+            (None, None) => {}
         }
     }
 
