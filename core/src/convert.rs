@@ -92,23 +92,28 @@ const FLOAT_PATTERN: &str =
     r"\A[+-]?\s*(?:(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\z";
 static FLOAT_TEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(FLOAT_PATTERN).expect("a valid pattern"));
 
+/// Whether Integer's `new` (`integer`), or Float's and Numeric's, takes `v`:
+/// their `Convertible` types.
+fn convertible(integer: bool, v: &Value) -> bool {
+    match v {
+        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
+        Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
+        _ => false,
+    }
+}
+
 /// Integer's, Float's and Numeric's `new` take a hash as their named
 /// arguments: `from`, `radix` (Integer's only) and `abs`.
 fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
     let integer = matches!(ty, Type::Integer);
     let get = |k: &str| h.get(&Str(k));
     let names: &[&str] = if integer { &["from", "radix", "abs"] } else { &["from", "abs"] };
-    let convertible = |v: &Value| match v {
-        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
-        Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
-        _ => false,
-    };
     let radix_ok = |r: &Value| matches!(r, Value::Integer(i) if matches!(i.get(), 2 | 8 | 10 | 16));
     let (radix, abs) = (get("radix"), get("abs"));
     let fits = h.keys().all(|k| matches!(k, Value::String(k) if names.contains(&k.as_str())))
         && radix.is_none_or(radix_ok)
         && abs.is_none_or(|a| matches!(a, Value::Bool(_)));
-    if let Some(from) = get("from").filter(|from| fits && convertible(from)) {
+    if let Some(from) = get("from").filter(|from| fits && convertible(integer, from)) {
         let value = match ty {
             Type::Integer => to_integer(from, radix),
             Type::Float => to_float(from),
@@ -120,7 +125,7 @@ fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
         return Err(cannot(&Value::Hash(h.clone()), &ty.to_string()));
     }
     // Integer's `on_error_hash`: `from`, then `radix`, then the signature.
-    if let Some(from) = get("from").filter(|from| !convertible(from)) {
+    if let Some(from) = get("from").filter(|from| !convertible(integer, from)) {
         return Err(cannot(from, "Integer"));
     }
     if let Some(r) = radix.filter(|r| !matches!(r, Value::Undef) && !radix_ok(r)) {
@@ -239,12 +244,8 @@ fn number_new(ty: &Type, from: &Value, args: &[Value]) -> Result<Value, String> 
     let (radix, abs) = if integer { (args.first(), args.get(1)) } else { (None, args.first()) };
     let abs_fits = abs.is_none_or(|a| matches!(a, Value::Bool(_)));
     let radix_fits = radix.is_none_or(|r| radix_of(r).is_some());
-    let convertible = match from {
-        Value::Integer(_) | Value::Float(_) | Value::Bool(_) => true,
-        Value::String(s) => if integer { &INTEGER_TEXT } else { &FLOAT_TEXT }.is_match(s),
-        _ => false,
-    };
-    if convertible && radix_fits && abs_fits {
+    let takes_from = convertible(integer, from);
+    if takes_from && radix_fits && abs_fits {
         let value = match ty {
             Type::Integer => to_integer(from, radix),
             Type::Float => to_float(from),
@@ -262,7 +263,7 @@ fn number_new(ty: &Type, from: &Value, args: &[Value]) -> Result<Value, String> 
     let got = |v: &Value| Inferred::of(v).generalize().to_string();
     let convertible_type =
         format!("Convertible = Variant[{numbers}, Boolean, Pattern[/{pattern}/], Timespan, Timestamp]");
-    let rejected = match (convertible, radix.filter(|_| !radix_fits), abs) {
+    let rejected = match (takes_from, radix.filter(|_| !radix_fits), abs) {
         (false, ..) => format!("parameter 'from' expects a {convertible_type} value, got {}", got(from)),
         (true, Some(r), _) => format!("parameter 'radix' expects a {RADIX} value, got {}", got(r)),
         (true, None, a) => format!("parameter 'abs' expects a Boolean value, got {}", a.map_or(String::new(), got)),
