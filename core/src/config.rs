@@ -112,7 +112,13 @@ impl HieraConfig {
             Ok(v) => v.map(|(v, _)| v),
             Err(e) => {
                 let at = e.at;
-                return Err(Error::puppet(format!("({path}): {}", e.message)).at(
+                let message = match e.names_file {
+                    true => format!("({path}): {}", e.message),
+                    false => e.message,
+                };
+                // Puppet's YamlLoadError wraps Psych's, and `puppet lookup`
+                // prints both.
+                return Err(Error::puppet(format!("{message}\nWrapped exception:\n{message}")).at(
                     path,
                     at.map(|a| a.line as usize),
                     at.map(|a| a.column as usize),

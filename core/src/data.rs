@@ -163,11 +163,11 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
     match yaml::load_document(text) {
         Err(e) => {
             let at = e.at;
-            Err(Error::lookup(format!("Unable to parse ({path}): {}", e.message)).at(
-                path,
-                at.map(|a| a.line as usize),
-                at.map(|a| a.column as usize),
-            ))
+            let message = match e.names_file {
+                true => format!("Unable to parse ({path}): {}", e.message),
+                false => format!("Unable to parse {}", e.message),
+            };
+            Err(Error::lookup(message).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)))
         }
         Ok(yaml::Document { value: Some((Value::Hash(h), spans)), surprises, symbols }) => {
             let hash = if symbols { symkeys_to_string(h) } else { h };

@@ -9,9 +9,10 @@
 use crate::value::{Hash, Value};
 use indexmap::IndexMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 mod block;
+mod errors;
 
 /// The position of a value in its file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,9 +115,9 @@ pub struct YamlError {
     pub message: String,
     /// Where the problem is, when the parser knows.
     pub at: Option<Position>,
-    /// True for Psych's refusal of a class (Date, Time), which Puppet words
-    /// differently from a syntax error.
-    pub disallowed_class: bool,
+    /// False where Psych's message does not name the file (an unknown
+    /// alias), which Puppet then prints without it.
+    pub names_file: bool,
 }
 
 /// The most nodes one document may expand to through aliases; a "billion
@@ -215,11 +216,11 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
     };
     let mut loader = Loader {
         parser: Parser::new_from_str(text).keep_tags(true),
-        text,
+        text: errors::Text::new(text),
         anchors: IndexMap::new(),
         nodes: 0,
         depth: 0,
-        flows: Vec::new(),
+        open_starts: Vec::new(),
         surprises: Vec::new(),
     };
     loop {
@@ -242,12 +243,12 @@ pub const MAX_DEPTH: usize = 100;
 
 struct Loader<'a> {
     parser: Parser<std::str::Chars<'a>>,
-    text: &'a str,
+    text: errors::Text<'a>,
     anchors: IndexMap<usize, (Value, Tree)>,
     nodes: usize,
     depth: usize,
     /// Where each open collection starts (a flow one at its bracket).
-    flows: Vec<Position>,
+    open_starts: Vec<Position>,
     surprises: Vec<Surprise>,
 }
 
@@ -255,47 +256,18 @@ impl Loader<'_> {
     fn next(&mut self) -> Result<(Event, Position), YamlError> {
         let (event, mark) = match self.parser.next_token() {
             Ok(t) => t,
-            Err(e) => return Err(self.in_flow_context(scan_error(e))),
+            Err(e) => return Err(errors::psych_error(&e, &self.text, &self.open_starts)),
         };
         Ok((event, position(&mark)))
     }
 
-    /// libyaml reports a failure inside a flow collection against the
-    /// collection: "did not find expected ',' or ']' while parsing a flow
-    /// sequence", at its opening bracket.
-    fn in_flow_context(&self, e: YamlError) -> YamlError {
-        let Some(&at) = self.flows.last() else { return e };
-        let Some(bracket) = self
-            .text
-            .lines()
-            .nth(at.line.saturating_sub(1) as usize)
-            .and_then(|l| l.chars().nth(at.column.saturating_sub(1) as usize))
-            .filter(|c| matches!(c, '[' | '{'))
-        else {
-            return e;
-        };
-        if e.message.starts_with("found character that cannot start any token") {
-            return e;
-        }
-        let what = if bracket == '[' {
-            "',' or ']' while parsing a flow sequence"
-        } else {
-            "',' or '}' while parsing a flow mapping"
-        };
-        YamlError {
-            message: format!("did not find expected {what} at line {} column {}", at.line, at.column),
-            at: Some(at),
-            disallowed_class: false,
-        }
-    }
-
     fn open(&mut self, at: Position) -> Result<(), YamlError> {
-        self.flows.push(at);
+        self.open_starts.push(at);
         self.enter(at)
     }
 
     fn close(&mut self) {
-        self.flows.pop();
+        self.open_starts.pop();
         self.depth -= 1;
     }
 
@@ -305,7 +277,7 @@ impl Loader<'_> {
             return Err(YamlError {
                 message: format!("document expands to more than {MAX_NODES} nodes (alias bomb?)"),
                 at: Some(at),
-                disallowed_class: false,
+                names_file: true,
             });
         }
         Ok(())
@@ -326,7 +298,7 @@ impl Loader<'_> {
                 let (value, tree) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
                     message: "found undefined alias".into(),
                     at: Some(at),
-                    disallowed_class: false,
+                    names_file: true,
                 })?;
                 self.count(size_of(&value), at)?;
                 return Ok((value, tree));
@@ -353,7 +325,7 @@ impl Loader<'_> {
                 self.close();
                 (Value::Hash(hash), Tree { at, children }, anchor)
             }
-            _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), disallowed_class: false }),
+            _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), names_file: true }),
         };
         if anchor > 0 {
             self.anchors.insert(anchor, (value.clone(), tree.clone()));
@@ -367,7 +339,7 @@ impl Loader<'_> {
             return Err(YamlError {
                 message: format!("collections nested deeper than {MAX_DEPTH} levels"),
                 at: Some(at),
-                disallowed_class: false,
+                names_file: true,
             });
         }
         Ok(())
@@ -376,10 +348,22 @@ impl Loader<'_> {
     /// A mapping's entries, with Psych's `<<` merge keys applied in place.
     fn mapping(&mut self) -> Result<(Hash, Vec<Tree>), YamlError> {
         let mut entries: IndexMap<Value, (Value, Tree)> = IndexMap::new();
+        let start = self.open_starts.len() - 1;
+        let block = self.text.char_at(self.open_starts[start]) != Some('{');
+        let mut first = true;
         loop {
             let (event, at) = self.next()?;
             if let Event::MappingEnd = event {
                 break;
+            }
+            if block && std::mem::take(&mut first) {
+                // yaml-rust2 places a block mapping at its first colon, libyaml
+                // (and so Psych's messages) at its first key.
+                self.open_starts[start] = at;
+            }
+            let no_key = matches!(&event, Event::Scalar(t, TScalarStyle::Plain, 0, None) if t.is_empty());
+            if block && no_key && errors::is_keyless_value(&self.text, at) {
+                return Err(errors::keyless_value(&self.text, self.open_starts[start]));
             }
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
             let (key, _) = self.node(event, at)?;
@@ -464,7 +448,7 @@ fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) ->
             _ => Err(YamlError {
                 message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)),
                 at: Some(at),
-                disallowed_class: false,
+                names_file: true,
             }),
         },
         t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text.into())),
@@ -517,7 +501,7 @@ fn looks_like_exponent_number(text: &str) -> bool {
 }
 
 fn disallowed(class: &str, at: Position) -> YamlError {
-    YamlError { message: format!("Tried to load unspecified class: {class}"), at: Some(at), disallowed_class: true }
+    YamlError { message: format!("Tried to load unspecified class: {class}"), at: Some(at), names_file: true }
 }
 
 /// Psych's `ScalarScanner#tokenize` for plain scalars (Psych 4, Ruby 3.1).
@@ -581,7 +565,7 @@ fn tokenize(s: String, at: Position) -> Result<Value, YamlError> {
         return cleaned.parse::<f64>().map(Value::Float).map_err(|_| YamlError {
             message: format!("invalid value for Float(): {}", crate::value::inspect_str(&s)),
             at: Some(at),
-            disallowed_class: false,
+            names_file: true,
         });
     }
     if let Some(i) = parse_int(&s) {
@@ -815,40 +799,6 @@ fn parse_int(s: &str) -> Option<Value> {
     Some(Value::Integer((if neg { -n } else { n }).into()))
 }
 
-fn scan_error(e: ScanError) -> YamlError {
-    let mark = e.marker();
-    let mut at = Position { line: mark.line() as u32, column: mark.col() as u32 + 1 };
-    if e.info().starts_with("tabs disallowed") {
-        // libyaml stops at the tab itself; yaml-rust2 just after it.
-        at.column = at.column.saturating_sub(1).max(1);
-    }
-    YamlError { message: psych_message(e.info(), at), at: Some(at), disallowed_class: false }
-}
-
-/// Words yaml-rust2's messages as libyaml (and so Psych) words them, where
-/// the two are known to differ.
-fn psych_message(info: &str, at: Position) -> String {
-    let text = match info {
-        "found character that cannot start any token" | "tabs disallowed within this context (block indentation)" => {
-            "found character that cannot start any token while scanning for the next token".to_string()
-        }
-        "while parsing a flow sequence, expected ',' or ']'" => {
-            "did not find expected ',' or ']' while parsing a flow sequence".to_string()
-        }
-        "while parsing a flow mapping, did not find expected ',' or '}'" => {
-            "did not find expected ',' or '}' while parsing a flow mapping".to_string()
-        }
-        "mapping values are not allowed in this context" => {
-            "mapping values are not allowed in this context".to_string()
-        }
-        "while parsing a block mapping, did not find expected key" => {
-            "did not find expected key while parsing a block mapping".to_string()
-        }
-        other => other.to_string(),
-    };
-    format!("{text} at line {} column {}", at.line, at.column)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -898,6 +848,18 @@ mod tests {
         assert_eq!(e.message, "Tried to load unspecified class: Date");
         let e = load("a:\n\tb: 1\n").unwrap_err();
         assert_eq!(e.at, Some(Position { line: 2, column: 1 }));
+    }
+
+    #[test]
+    fn an_empty_explicit_key_is_not_a_missing_one() {
+        // Psych reads both as {nil => "b"}; a module's data file cannot hold
+        // a nil key (Puppet fails on it), so no conformance case can.
+        for text in ["?\n: b\n", "? \n: b\n", "a: 1\n?\n: b\n"] {
+            let (value, _) = load(text).unwrap().unwrap();
+            assert_eq!(value.as_hash().unwrap().get(&Value::Undef), Some(&Value::from("b")), "{text:?}");
+        }
+        let e = load("a: 1\n: b\n").unwrap_err();
+        assert_eq!(e.message, "did not find expected key while parsing a block mapping at line 1 column 1");
     }
 
     #[test]

@@ -1,0 +1,208 @@
+//! Words and places the event parser's errors as libyaml does: Puppet prints
+//! Psych's message, and Psych's is libyaml's. libyaml reports where the
+//! construct that failed begins (the key that lacks its colon, the
+//! collection that lacks an entry), not where the parser noticed, so its
+//! messages point at the line to mend.
+
+use super::{position, Position, YamlError};
+use std::borrow::Cow;
+use yaml_rust2::scanner::ScanError;
+
+const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
+const NO_KEY: &str = "did not find expected key while parsing a block mapping";
+const NO_ENTRY: &str = "did not find expected '-' indicator while parsing a block collection";
+
+/// A text and where its lines start, to find what is at a position.
+pub(super) struct Text<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Text<'a> {
+    pub(super) fn new(text: &'a str) -> Text<'a> {
+        let breaks = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1);
+        Text { text, starts: std::iter::once(0).chain(breaks).collect() }
+    }
+
+    /// Where the 1-based line `n` starts in the text.
+    fn start(&self, n: u32) -> Option<usize> {
+        self.starts.get((n as usize).checked_sub(1)?).copied()
+    }
+
+    /// The 1-based line `n`, without its line break; empty past the end.
+    fn line(&self, n: u32) -> &'a str {
+        let Some(start) = self.start(n) else { return "" };
+        let end = self.start(n + 1).map_or(self.text.len(), |next| next - 1);
+        let line = &self.text[start..end];
+        line.strip_suffix('\r').unwrap_or(line)
+    }
+
+    /// The character at `at`.
+    pub(super) fn char_at(&self, at: Position) -> Option<char> {
+        self.line(at.line).chars().nth((at.column as usize).checked_sub(1)?)
+    }
+
+    /// The first character of line `n` that is not a space.
+    fn first_content(&self, n: u32) -> Option<Position> {
+        let line = self.line(n);
+        (!line.trim().is_empty()).then(|| Position { line: n, column: indent(line) as u32 + 1 })
+    }
+}
+
+/// `e`, met while reading `text` with collections open that start at `open`
+/// (outermost first; a flow one at its bracket, a block mapping at its first
+/// key), as Psych reports it.
+pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Position]) -> YamlError {
+    let noticed = position(e.marker());
+    let info = e.info();
+    if info == "while parsing node, found unknown anchor" {
+        // Psych's own error, not libyaml's: it names the alias and neither
+        // the file nor a position.
+        let name: String = text
+            .line(noticed.line)
+            .chars()
+            .skip(noticed.column as usize)
+            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
+            .collect();
+        return YamlError { message: format!("Unknown alias: {name}"), at: Some(noticed), names_file: false };
+    }
+    let (problem, at) = reworded(info, noticed, text, open);
+    error(&problem, at)
+}
+
+/// Whether the empty key yaml-rust2 read at `at` is a `: value` without a
+/// key (which yaml-rust2 reads as a null key and libyaml refuses) rather
+/// than an empty explicit key (`?` alone), which both place at the colon.
+pub(super) fn is_keyless_value(text: &Text, at: Position) -> bool {
+    let (Some(start), Some(column)) = (text.start(at.line), (at.column as usize).checked_sub(1)) else { return false };
+    let Some((i, ':')) = text.line(at.line).char_indices().nth(column) else { return false };
+    let preceding = text.text[..start + i].trim_end();
+    match preceding.strip_suffix('?') {
+        Some(rest) => !(rest.is_empty() || rest.ends_with(char::is_whitespace)),
+        None => true,
+    }
+}
+
+/// The error for a `: value` without its key in the block mapping whose
+/// first key is at `first_key`.
+pub(super) fn keyless_value(text: &Text, first_key: Position) -> YamlError {
+    error(NO_KEY, mapping_start(text, first_key))
+}
+
+fn error(problem: &str, at: Position) -> YamlError {
+    YamlError { message: format!("{problem} at line {} column {}", at.line, at.column), at: Some(at), names_file: true }
+}
+
+/// Psych's wording of `info` and the position it reports.
+fn reworded<'a>(info: &'a str, noticed: Position, text: &Text, open: &[Position]) -> (Cow<'a, str>, Position) {
+    let (problem, at) = placed(info, noticed, text, open);
+    // yaml-rust2 puts the context first ("while scanning a quoted scalar,
+    // found unexpected end of stream"), libyaml last.
+    let problem = match problem.strip_prefix("while ").and_then(|rest| rest.split_once(", ")) {
+        Some((context, problem)) => {
+            let context = match context {
+                "scanning an anchor or alias" if text.char_at(at) == Some('*') => "scanning an alias",
+                "scanning an anchor or alias" => "scanning an anchor",
+                context => context,
+            };
+            Cow::Owned(format!("{problem} while {context}"))
+        }
+        None => Cow::Borrowed(problem),
+    };
+    (problem, at)
+}
+
+/// libyaml's wording of the errors it words or places differently, and the
+/// position it reports.
+fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Position]) -> (&'a str, Position) {
+    if info.starts_with("tabs disallowed") {
+        // libyaml stops at the tab itself; yaml-rust2 just after it.
+        noticed.column = noticed.column.saturating_sub(1).max(1);
+    }
+    if info == "found character that cannot start any token"
+        || info.starts_with("unexpected character: ")
+        || info == "tabs disallowed within this context (block indentation)"
+    {
+        return (CANNOT_START, noticed);
+    }
+    let innermost = open.last().map(|&at| (at, text.char_at(at)));
+    let block = |start: Position, sequence: bool| match sequence {
+        true => (NO_ENTRY, start),
+        false => (NO_KEY, mapping_start(text, start)),
+    };
+    match (info, innermost) {
+        // Inside a flow collection libyaml blames the collection.
+        (_, Some((at, Some('[')))) => ("did not find expected ',' or ']' while parsing a flow sequence", at),
+        (_, Some((at, Some('{')))) => ("did not find expected ',' or '}' while parsing a flow mapping", at),
+        ("simple key expect ':'" | "simple key expected", _) => (
+            "could not find expected ':' while scanning a simple key",
+            key_start(text, noticed.line).unwrap_or(noticed),
+        ),
+        ("while parsing a block mapping, did not find expected key", Some((at, _))) => block(at, false),
+        ("while parsing a block collection, did not find expected '-' indicator", Some((at, _))) => block(at, true),
+        // `'x'y`: to libyaml, a second scalar where a collection wants its
+        // next key or entry: a new mapping's, where the first is a key.
+        ("invalid trailing content after double-quoted scalar", _) => {
+            let key = text.first_content(noticed.line).filter(|&at| matches!(text.char_at(at), Some('\'' | '"')));
+            match (key, innermost) {
+                (Some(key), _) => (NO_KEY, key),
+                (None, Some((at, c))) => block(at, c == Some('-')),
+                (None, None) => (NO_KEY, noticed),
+            }
+        }
+        ("while scanning a verbatim tag, did not find the expected '>'", _) => {
+            ("did not find the expected '>' while scanning a tag", noticed)
+        }
+        _ => (info, noticed),
+    }
+}
+
+/// Where libyaml places a block mapping whose first key is at `first_key`:
+/// there, or at the `?` before it.
+fn mapping_start(text: &Text, first_key: Position) -> Position {
+    let before: String = text.line(first_key.line).chars().take(first_key.column.saturating_sub(1) as usize).collect();
+    match before.trim_end().strip_suffix('?') {
+        Some(rest) if rest.is_empty() || rest.ends_with(' ') => {
+            Position { column: rest.chars().count() as u32 + 1, ..first_key }
+        }
+        _ => first_key,
+    }
+}
+
+/// Where the key that lacks its colon begins. yaml-rust2 notices on the
+/// first line after the key, or at the end of the text. A key is the first
+/// token of its line, and a plain or quoted key may go on over lines
+/// indented more deeply: so the key is the least indented (the last, of
+/// equals) of the bare lines (no `: `, no `- `, no comment) that end just
+/// before line `noticed`.
+fn key_start(text: &Text, noticed: u32) -> Option<Position> {
+    let mut lines = (1..noticed).rev().map(|n| (n, text.line(n))).filter(|(_, l)| !l.trim().is_empty());
+    let (mut key, last) = lines.find(|(_, l)| !l.trim_start().starts_with('#'))?;
+    let mut least = indent(last);
+    for (n, l) in lines {
+        if !is_bare(l) {
+            break;
+        }
+        if indent(l) < least {
+            (key, least) = (n, indent(l));
+        }
+    }
+    Some(Position { line: key, column: least as u32 + 1 })
+}
+
+/// A line that may be all or part of a key without its colon.
+fn is_bare(line: &str) -> bool {
+    let content = line.trim();
+    !(content.starts_with('#')
+        || content == "-"
+        || content.starts_with("- ")
+        || content.starts_with("? ")
+        || content.starts_with(": ")
+        || content.ends_with(':')
+        || content.contains(": ")
+        || content.contains(" #"))
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
