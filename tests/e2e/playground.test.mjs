@@ -83,6 +83,8 @@ pageTest("editing a data file updates the rows as you type; broken YAML is repor
     new RegExp(`could not find expected ':' while scanning a simple key at line ${lines} column 1$`).test(e ?? ""),
   );
   await page.keyboard.type(": a: b");
+  // "broken: a:" on the way gives the same message: wait for the whole line first.
+  await eventually(() => editorText(page), (t) => /broken: a: b\s*$/.test(t), { message: "the typed line" });
   const error = await attrWhen(port, "data-error", (e) => /mapping values are not allowed/.test(e ?? ""));
   assert.equal(await port.getAttribute("data-status"), "error");
   assert.match(error, /\/etc\/puppetlabs\/code\/environments\/production\/data\/nodes\/web01\.example\.com\.yaml/, error);
@@ -148,15 +150,19 @@ pageTest("facts, presets, node name and environment change the results", async (
   // role: db — there is no data/roles/db.yaml, so nginx goes.
   await facts.click();
   await page.keyboard.press("Control+A");
-  await page.keyboard.type(factsText.replace("role: web", "role: db"));
-  await attrWhen(packages, "data-value-json", '["apt-transport-https","unattended-upgrades","curl"]');
+  const dbFacts = factsText.replace("role: web", "role: db");
+  await page.keyboard.type(dbFacts);
+  // The rows follow the facts in the same event: once the last key is in, they are its.
+  await eventually(() => facts.inputValue(), (v) => v === dbFacts, { message: "the typed facts" });
+  assert.equal(await packages.getAttribute("data-value-json"), '["apt-transport-https","unattended-upgrades","curl"]');
   assert.equal(await rowAt(page, 6).getAttribute("data-status"), "error", "the vhost came from the web role");
 
   // Invalid facts: an error under the facts, the results stay as they were.
   const before = await rows(page);
   await facts.click();
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("\nbroken: [");
+  // In one piece: typed key by key, "broken:" on the way is valid and clears the error.
+  await page.keyboard.insertText("\nbroken: [");
   const factsError = page.locator("[data-testid=facts-error]");
   await factsError.waitFor();
   assert.match(await factsError.innerText(), /^Facts, line \d+ column \d+: /);
@@ -226,8 +232,9 @@ pageTest("the All keys tab lists every key the node resolves, with its value and
   await page.locator(".file-title code", { hasText: "data/roles/web.yaml" }).waitFor();
   // The table follows edits.
   await typeAtEnd(page, "profile::extra: yes");
-  await page.locator("[data-testid=resolved-key][data-key='profile::extra']").waitFor();
-  assert.match(await page.locator("[data-testid=resolved-key][data-key='profile::extra']").innerText(), /true/);
+  // The row appears with "profile::extra:" (null) and "y" on the way.
+  const extra = page.locator("[data-testid=resolved-key][data-key='profile::extra']");
+  await eventually(() => extra.innerText().catch(() => ""), (t) => /\btrue\b/.test(t), { message: "profile::extra: true" });
 
   await page.locator("[data-testid=tab-explain]").click();
   await explainWhen(page, /^Searching for "lookup_options"/);

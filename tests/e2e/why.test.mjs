@@ -3,7 +3,7 @@
 // own examples (the gallery).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, eventually, gotoReady, openPage, rowAt, rowsWhen, start } from "./helpers.mjs";
+import { SCREENSHOTS, attrWhen, eventually, gotoReady, openPage, rowAt, rowsWhen, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -23,6 +23,8 @@ async function example(file, n) {
   await eventually(() => page.locator("[data-testid=description]").innerText(), (d) => d !== welcome, { message: `${file} to open` });
   await rowsWhen(page, (rs) => rs.length > n && rs.every((r) => r.status));
   await rowAt(page, n).click();
+  // Row 0 is selected when an example opens, and its steps are already there.
+  await attrWhen(rowAt(page, n), "aria-selected", "true");
   await page.locator("[data-testid=merge-steps]").waitFor();
   return { page, context, errors };
 }
