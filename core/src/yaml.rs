@@ -220,9 +220,12 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         anchors: IndexMap::new(),
         nodes: 0,
         depth: 0,
-        open_starts: Vec::new(),
+        open: Vec::new(),
         surprises: Vec::new(),
     };
+    if let Some(e) = errors::unknown_directive(&loader.text) {
+        return Err(e);
+    }
     loop {
         let (event, at) = loader.next()?;
         match event {
@@ -247,8 +250,8 @@ struct Loader<'a> {
     anchors: IndexMap<usize, (Value, Tree)>,
     nodes: usize,
     depth: usize,
-    /// Where each open collection starts (a flow one at its bracket).
-    open_starts: Vec<Position>,
+    /// The collections being read, outermost first.
+    open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
 }
 
@@ -256,18 +259,19 @@ impl Loader<'_> {
     fn next(&mut self) -> Result<(Event, Position), YamlError> {
         let (event, mark) = match self.parser.next_token() {
             Ok(t) => t,
-            Err(e) => return Err(errors::psych_error(&e, &self.text, &self.open_starts)),
+            Err(e) => return Err(errors::psych_error(&e, &self.text, &self.open)),
         };
         Ok((event, position(&mark)))
     }
 
-    fn open(&mut self, at: Position) -> Result<(), YamlError> {
-        self.open_starts.push(at);
+    fn begin(&mut self, at: Position) -> Result<(), YamlError> {
+        let flow = self.open.last().is_some_and(|o| o.flow) || matches!(self.text.char_at(at), Some('[' | '{'));
+        self.open.push(errors::Open { at, flow });
         self.enter(at)
     }
 
     fn close(&mut self) {
-        self.open_starts.pop();
+        self.open.pop();
         self.depth -= 1;
     }
 
@@ -304,7 +308,7 @@ impl Loader<'_> {
                 return Ok((value, tree));
             }
             Event::SequenceStart(anchor, _) => {
-                self.open(at)?;
+                self.begin(at)?;
                 let mut items = Vec::new();
                 let mut children = Vec::new();
                 loop {
@@ -320,7 +324,7 @@ impl Loader<'_> {
                 (Value::Array(items.into()), Tree { at, children }, anchor)
             }
             Event::MappingStart(anchor, _) => {
-                self.open(at)?;
+                self.begin(at)?;
                 let (hash, children) = self.mapping()?;
                 self.close();
                 (Value::Hash(hash), Tree { at, children }, anchor)
@@ -348,8 +352,8 @@ impl Loader<'_> {
     /// A mapping's entries, with Psych's `<<` merge keys applied in place.
     fn mapping(&mut self) -> Result<(Hash, Vec<Tree>), YamlError> {
         let mut entries: IndexMap<Value, (Value, Tree)> = IndexMap::new();
-        let start = self.open_starts.len() - 1;
-        let block = self.text.char_at(self.open_starts[start]) != Some('{');
+        let this = self.open.len() - 1;
+        let block = !self.open[this].flow;
         let mut first = true;
         loop {
             let (event, at) = self.next()?;
@@ -359,11 +363,11 @@ impl Loader<'_> {
             if block && std::mem::take(&mut first) {
                 // yaml-rust2 places a block mapping at its first colon, libyaml
                 // (and so Psych's messages) at its first key.
-                self.open_starts[start] = at;
+                self.open[this].at = at;
             }
             let no_key = matches!(&event, Event::Scalar(t, TScalarStyle::Plain, 0, None) if t.is_empty());
-            if block && no_key && errors::is_keyless_value(&self.text, at) {
-                return Err(errors::keyless_value(&self.text, self.open_starts[start]));
+            if no_key && errors::is_keyless_value(&self.text, at) {
+                return Err(errors::keyless_value(&self.text, &self.open[this], at));
             }
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
             let (key, _) = self.node(event, at)?;

@@ -12,6 +12,15 @@ const CANNOT_START: &str = "found character that cannot start any token while sc
 const NO_KEY: &str = "did not find expected key while parsing a block mapping";
 const NO_ENTRY: &str = "did not find expected '-' indicator while parsing a block collection";
 
+/// A collection being read.
+pub(super) struct Open {
+    /// Where it starts: a flow collection at its bracket, a block mapping at
+    /// its first key.
+    pub(super) at: Position,
+    /// In flow style, or inside a collection that is.
+    pub(super) flow: bool,
+}
+
 /// A text and where its lines start, to find what is at a position.
 pub(super) struct Text<'a> {
     text: &'a str,
@@ -37,9 +46,44 @@ impl<'a> Text<'a> {
         line.strip_suffix('\r').unwrap_or(line)
     }
 
+    /// Where `at` is in the text, in bytes.
+    fn offset(&self, at: Position) -> Option<usize> {
+        let column = (at.column as usize).checked_sub(1)?;
+        let (i, _) = self.line(at.line).char_indices().nth(column)?;
+        Some(self.start(at.line)? + i)
+    }
+
     /// The character at `at`.
     pub(super) fn char_at(&self, at: Position) -> Option<char> {
         self.line(at.line).chars().nth((at.column as usize).checked_sub(1)?)
+    }
+
+    /// Whether the quoted scalar that opens at `at` closes.
+    fn closes_quote(&self, at: Position) -> bool {
+        let Some(open) = self.offset(at) else { return false };
+        let mut rest = self.text[open..].chars();
+        match rest.next() {
+            Some('\'') => {
+                while let Some(c) = rest.next() {
+                    // `''` is a quote inside the scalar.
+                    if c == '\'' && rest.next() != Some('\'') {
+                        return true;
+                    }
+                }
+                false
+            }
+            Some('"') => {
+                while let Some(c) = rest.next() {
+                    match c {
+                        '\\' => _ = rest.next(),
+                        '"' => return true,
+                        _ => {}
+                    }
+                }
+                false
+            }
+            _ => true,
+        }
     }
 
     /// The first character of line `n` that is not a space.
@@ -49,10 +93,8 @@ impl<'a> Text<'a> {
     }
 }
 
-/// `e`, met while reading `text` with collections open that start at `open`
-/// (outermost first; a flow one at its bracket, a block mapping at its first
-/// key), as Psych reports it.
-pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Position]) -> YamlError {
+/// `e`, met while reading `text` with collections `open`, as Psych reports it.
+pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Open]) -> YamlError {
     let noticed = position(e.marker());
     let info = e.info();
     if info == "while parsing node, found unknown anchor" {
@@ -70,23 +112,43 @@ pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Position]) -> Yaml
     error(&problem, at)
 }
 
+/// libyaml's error for a directive other than `%YAML` and `%TAG`, which
+/// yaml-rust2 skips.
+pub(super) fn unknown_directive(text: &Text) -> Option<YamlError> {
+    for n in 1..=text.starts.len() as u32 {
+        let line = text.line(n);
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let name = line.strip_prefix('%')?.split([' ', '\t']).next();
+        if !matches!(name, Some("YAML" | "TAG")) {
+            return Some(error(
+                "found unknown directive name while scanning a directive",
+                Position { line: n, column: 1 },
+            ));
+        }
+    }
+    None
+}
+
 /// Whether the empty key yaml-rust2 read at `at` is a `: value` without a
 /// key (which yaml-rust2 reads as a null key and libyaml refuses) rather
 /// than an empty explicit key (`?` alone), which both place at the colon.
 pub(super) fn is_keyless_value(text: &Text, at: Position) -> bool {
-    let (Some(start), Some(column)) = (text.start(at.line), (at.column as usize).checked_sub(1)) else { return false };
-    let Some((i, ':')) = text.line(at.line).char_indices().nth(column) else { return false };
-    let preceding = text.text[..start + i].trim_end();
+    let Some(colon) = text.offset(at).filter(|_| text.char_at(at) == Some(':')) else { return false };
+    let preceding = text.text[..colon].trim_end();
     match preceding.strip_suffix('?') {
         Some(rest) => !(rest.is_empty() || rest.ends_with(char::is_whitespace)),
         None => true,
     }
 }
 
-/// The error for a `: value` without its key in the block mapping whose
-/// first key is at `first_key`.
-pub(super) fn keyless_value(text: &Text, first_key: Position) -> YamlError {
-    error(NO_KEY, mapping_start(text, first_key))
+/// The error for a `: value` without its key, at `at` in `mapping`.
+pub(super) fn keyless_value(text: &Text, mapping: &Open, at: Position) -> YamlError {
+    match mapping.flow {
+        true => error("did not find expected node content while parsing a flow node", at),
+        false => error(NO_KEY, mapping_start(text, mapping.at)),
+    }
 }
 
 fn error(problem: &str, at: Position) -> YamlError {
@@ -94,7 +156,7 @@ fn error(problem: &str, at: Position) -> YamlError {
 }
 
 /// Psych's wording of `info` and the position it reports.
-fn reworded<'a>(info: &'a str, noticed: Position, text: &Text, open: &[Position]) -> (Cow<'a, str>, Position) {
+fn reworded<'a>(info: &'a str, noticed: Position, text: &Text, open: &[Open]) -> (Cow<'a, str>, Position) {
     let (problem, at) = placed(info, noticed, text, open);
     // yaml-rust2 puts the context first ("while scanning a quoted scalar,
     // found unexpected end of stream"), libyaml last.
@@ -114,7 +176,7 @@ fn reworded<'a>(info: &'a str, noticed: Position, text: &Text, open: &[Position]
 
 /// libyaml's wording of the errors it words or places differently, and the
 /// position it reports.
-fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Position]) -> (&'a str, Position) {
+fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) -> (&'a str, Position) {
     if info.starts_with("tabs disallowed") {
         // libyaml stops at the tab itself; yaml-rust2 just after it.
         noticed.column = noticed.column.saturating_sub(1).max(1);
@@ -125,12 +187,19 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Positio
     {
         return (CANNOT_START, noticed);
     }
-    let innermost = open.last().map(|&at| (at, text.char_at(at)));
+    let innermost = open.last().map(|o| (o.at, text.char_at(o.at)));
     let block = |start: Position, sequence: bool| match sequence {
         true => (NO_ENTRY, start),
         false => (NO_KEY, mapping_start(text, start)),
     };
+    let in_block = |(at, c): (Position, Option<char>)| block(at, c == Some('-'));
     match (info, innermost) {
+        ("while parsing a node, did not find expected node content", Some((_, Some('[' | '{')))) => {
+            ("did not find expected node content while parsing a flow node", noticed)
+        }
+        ("while parsing a node, did not find expected node content", _) => {
+            ("did not find expected node content while parsing a block node", noticed)
+        }
         // Inside a flow collection libyaml blames the collection.
         (_, Some((at, Some('[')))) => ("did not find expected ',' or ']' while parsing a flow sequence", at),
         (_, Some((at, Some('{')))) => ("did not find expected ',' or '}' while parsing a flow mapping", at),
@@ -146,9 +215,21 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Positio
             let key = text.first_content(noticed.line).filter(|&at| matches!(text.char_at(at), Some('\'' | '"')));
             match (key, innermost) {
                 (Some(key), _) => (NO_KEY, key),
-                (None, Some((at, c))) => block(at, c == Some('-')),
+                (None, Some(open)) => in_block(open),
                 (None, None) => (NO_KEY, noticed),
             }
+        }
+        // `|2` and a line indented less: libyaml ends the scalar there and
+        // finds the line where the collection wants its next key or entry.
+        ("wrongly indented line in block scalar", Some(open)) => in_block(open),
+        // libyaml reads a quoted scalar over lines indented less than its
+        // mapping (yaml-rust2 does not), to its closing quote or the end.
+        ("invalid indentation in quoted scalar", _) if !text.closes_quote(noticed) => {
+            ("found unexpected end of stream while scanning a quoted scalar", noticed)
+        }
+        ("while parsing a quoted scalar, did not find expected hexadecimal number", _) => {
+            // libyaml's spelling.
+            ("did not find expected hexdecimal number while parsing a quoted scalar", noticed)
         }
         ("while scanning a verbatim tag, did not find the expected '>'", _) => {
             ("did not find the expected '>' while scanning a tag", noticed)
