@@ -233,6 +233,10 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             Event::StreamEnd | Event::DocumentEnd => return Ok((None, loader.surprises)),
             event => {
                 let (value, tree) = loader.node(event, at)?;
+                // Psych returns the first document at its end, which libyaml
+                // sees only when it reads the token after the root node: a
+                // failure there ("key\nkey: value") is the document's.
+                loader.next()?;
                 let mut positions = Vec::new();
                 tree.flatten(&value, &mut positions);
                 return Ok((Some((value, Spans(positions))), loader.surprises));
