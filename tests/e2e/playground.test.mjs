@@ -113,6 +113,25 @@ pageTest("editing a data file updates the rows as you type; broken YAML is repor
   assert.equal(await page.locator("[data-testid=editor] .cm-lint-marker-error").count(), 0);
 });
 
+pageTest("a word typed above hiera.yaml's first key fails every lookup as Puppet does, on the key's line", async ({ page }) => {
+  await openFile(page, "hiera.yaml");
+  await page.locator("[data-testid=editor] .cm-content").click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("End");
+  // "broken" then "version: 5" read as one key over two lines, which YAML refuses at its colon.
+  await page.keyboard.insertText("\nbroken");
+  const message =
+    "(/etc/puppetlabs/code/environments/production/hiera.yaml): mapping values are not allowed in this context at line 3 column 8";
+  const port = rowAt(page, 0);
+  await attrWhen(port, "data-error", `${message}\nWrapped exception:\n${message}`);
+  assert.deepEqual(new Set((await rows(page)).map((r) => r.status)), new Set(["error"]));
+  // Puppet's two parts on two lines, and the mark on the colon's line.
+  assert.match(await port.locator("[data-testid=lookup-error]").innerText(), /column 8\nWrapped exception:\n/);
+  const marked = page.locator("[data-testid=editor] .cm-line", { has: page.locator(".cm-lintRange-error") });
+  await marked.waitFor();
+  assert.equal(await marked.innerText(), "version: 5");
+});
+
 pageTest("each file keeps its edits when another is opened", async ({ page }) => {
   await openFile(page, "data/common.yaml");
   await typeAtEnd(page, "extra: true");
