@@ -214,36 +214,42 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         }
         None => text,
     };
-    let mut loader = Loader {
-        parser: Parser::new_from_str(text).keep_tags(true),
-        text: errors::Text::new(text),
-        anchors: IndexMap::new(),
-        nodes: 0,
-        depth: 0,
-        open: Vec::new(),
-        surprises: Vec::new(),
-    };
-    if let Some(e) = errors::unknown_directive(&loader.text) {
-        return Err(e);
-    }
-    loop {
-        let (event, at) = loader.next()?;
-        match event {
-            Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
-            Event::StreamEnd | Event::DocumentEnd => return Ok((None, loader.surprises)),
-            event => {
-                let (value, tree) = loader.node(event, at)?;
-                // Psych returns the first document at its end, which libyaml
-                // sees only when it reads the token after the root node: a
-                // failure there ("key\nkey: value") is the document's.
-                loader.next()?;
-                let mut positions = Vec::new();
-                tree.flatten(&value, &mut positions);
-                return Ok((Some((value, Spans(positions))), loader.surprises));
+    // yaml-rust2 wants a space after a colon where libyaml takes a tab too
+    // ("key:\tvalue"). When it stops at one, the text is read again with a
+    // space for it, which leaves every position where it was: first for all
+    // such tabs outside quotes and block scalars, then for each it stops at,
+    // a few times at most, since each reading starts over.
+    let mut spaced: Option<String> = None;
+    for reread in 0..MAX_REREADS {
+        let text = spaced.as_deref().unwrap_or(text);
+        let mut loader = Loader {
+            parser: Parser::new_from_str(text).keep_tags(true),
+            text: errors::Text::new(text),
+            anchors: IndexMap::new(),
+            nodes: 0,
+            depth: 0,
+            open: Vec::new(),
+            surprises: Vec::new(),
+            tab_after_colon: None,
+        };
+        match loader.document() {
+            Err(_) if loader.tab_after_colon.is_some() => {
+                let tab = loader.tab_after_colon.unwrap_or_default();
+                let mut respaced = match reread {
+                    0 => errors::spaced_colons(text),
+                    _ => text.to_string(),
+                };
+                respaced.replace_range(tab..tab + 1, " ");
+                spaced = Some(respaced);
             }
+            read => return read,
         }
     }
+    Err(YamlError { message: format!("more than {MAX_REREADS} tabs after a colon"), at: None, names_file: true })
 }
+
+/// How many tabs after a colon [`load_with_event_parser`] reads as spaces.
+const MAX_REREADS: usize = 32;
 
 /// How deeply collections may nest before loading stops with an error.
 pub const MAX_DEPTH: usize = 100;
@@ -257,13 +263,43 @@ struct Loader<'a> {
     /// The collections being read, outermost first.
     open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
+    /// Where the tab is, when the parser stopped at one after a colon.
+    tab_after_colon: Option<usize>,
 }
 
 impl Loader<'_> {
+    /// The first document's root, with its spans, and the surprises met.
+    #[allow(clippy::type_complexity)]
+    fn document(&mut self) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+        if let Some(e) = errors::unknown_directive(&self.text) {
+            return Err(e);
+        }
+        loop {
+            let (event, at) = self.next()?;
+            match event {
+                Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
+                Event::StreamEnd | Event::DocumentEnd => return Ok((None, std::mem::take(&mut self.surprises))),
+                event => {
+                    let (value, tree) = self.node(event, at)?;
+                    // Psych returns the first document at its end, which libyaml
+                    // sees only when it reads the token after the root node: a
+                    // failure there ("key\nkey: value") is the document's.
+                    self.next()?;
+                    let mut positions = Vec::new();
+                    tree.flatten(&value, &mut positions);
+                    return Ok((Some((value, Spans(positions))), std::mem::take(&mut self.surprises)));
+                }
+            }
+        }
+    }
+
     fn next(&mut self) -> Result<(Event, Position), YamlError> {
         let (event, mark) = match self.parser.next_token() {
             Ok(t) => t,
-            Err(e) => return Err(errors::psych_error(&e, &self.text, &self.open)),
+            Err(e) => {
+                self.tab_after_colon = errors::tab_after_colon(&e, &self.text);
+                return Err(errors::psych_error(&e, &self.text, &self.open));
+            }
         };
         Ok((event, position(&mark)))
     }

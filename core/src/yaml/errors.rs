@@ -112,6 +112,38 @@ pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Open]) -> YamlErro
     error(&problem, at)
 }
 
+/// Where the tab is, in bytes, when `e` is yaml-rust2 refusing a tab after
+/// a colon, which libyaml takes for a space.
+pub(super) fn tab_after_colon(e: &ScanError, text: &Text) -> Option<usize> {
+    if e.info() != "':' must be followed by a valid YAML whitespace" {
+        return None;
+    }
+    // yaml-rust2 stops after the blanks that follow the colon.
+    let value = text.offset(position(e.marker()))?;
+    let colon = text.text[..value].trim_end_matches([' ', '\t']);
+    colon.ends_with(':').then_some(colon.len()).filter(|&tab| text.text[tab..].starts_with('\t'))
+}
+
+/// `text` with a space for the tab after every colon that is followed by
+/// one on a line without quotes, unless a block scalar (`|`, `>`) may hold
+/// such a colon as text. Outside quoted and block scalars a colon followed
+/// by a blank ends a plain scalar, so such a tab is never part of a value.
+pub(super) fn spaced_colons(text: &str) -> String {
+    let block_scalar = text.lines().any(|l| {
+        let l = l.trim_end();
+        l.ends_with(['|', '>']) || l.contains(": |") || l.contains(": >") || l.contains("- |") || l.contains("- >")
+    });
+    if block_scalar {
+        return text.to_string();
+    }
+    text.split_inclusive('\n')
+        .map(|line| match line.contains(['\'', '"']) {
+            true => line.to_string(),
+            false => line.replace(":\t", ": "),
+        })
+        .collect()
+}
+
 /// libyaml's error for a directive other than `%YAML` and `%TAG`, which
 /// yaml-rust2 skips.
 pub(super) fn unknown_directive(text: &Text) -> Option<YamlError> {
