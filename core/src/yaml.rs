@@ -13,6 +13,7 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 mod block;
 mod errors;
+mod tabs;
 
 /// The position of a value in its file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -231,8 +232,16 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             open: Vec::new(),
             surprises: Vec::new(),
             tab_after_colon: None,
+            marks: text.contains('\t').then(Vec::new),
+            failed_at: None,
         };
-        match loader.document() {
+        let read = loader.document();
+        if let Some(marks) = &loader.marks {
+            if let Some((e, _)) = tabs::misplaced(&loader.text, marks, loader.failed_at) {
+                return Err(e);
+            }
+        }
+        match read {
             Err(_) if loader.tab_after_colon.is_some() => {
                 let tab = loader.tab_after_colon.unwrap_or_default();
                 let mut respaced = match reread {
@@ -265,6 +274,10 @@ struct Loader<'a> {
     surprises: Vec<Surprise>,
     /// Where the tab is, when the parser stopped at one after a colon.
     tab_after_colon: Option<usize>,
+    /// What was read where, kept when the text has a tab to judge.
+    marks: Option<Vec<tabs::Mark>>,
+    /// Where the parser found the text wrong, if it did.
+    failed_at: Option<Position>,
 }
 
 impl Loader<'_> {
@@ -298,6 +311,7 @@ impl Loader<'_> {
             Ok(t) => t,
             Err(e) => {
                 self.tab_after_colon = errors::tab_after_colon(&e, &self.text);
+                self.failed_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }
         };
@@ -305,14 +319,29 @@ impl Loader<'_> {
     }
 
     fn begin(&mut self, at: Position) -> Result<(), YamlError> {
-        let flow = self.open.last().is_some_and(|o| o.flow) || matches!(self.text.char_at(at), Some('[' | '{'));
+        let bracket = matches!(self.text.char_at(at), Some('[' | '{'));
+        let flow = bracket || self.open.last().is_some_and(|o| o.flow);
         self.open.push(errors::Open { at, flow });
+        if bracket {
+            self.mark(at, tabs::Kind::FlowOpen);
+        }
         self.enter(at)
     }
 
-    fn close(&mut self) {
-        self.open.pop();
+    /// Ends the innermost collection, which ends at `end`.
+    fn close(&mut self, end: Position) {
+        if let Some(open) = self.open.pop() {
+            if open.flow && matches!(self.text.char_at(open.at), Some('[' | '{')) {
+                self.mark(end, tabs::Kind::FlowClose);
+            }
+        }
         self.depth -= 1;
+    }
+
+    fn mark(&mut self, at: Position, kind: tabs::Kind) {
+        if let Some(marks) = &mut self.marks {
+            marks.push(tabs::Mark { at, kind });
+        }
     }
 
     fn count(&mut self, n: usize, at: Position) -> Result<(), YamlError> {
@@ -332,6 +361,17 @@ impl Loader<'_> {
         let (value, tree, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
+                if self.marks.is_some() {
+                    let kind = match style {
+                        TScalarStyle::Plain => {
+                            let block = self.open.last().filter(|o| !o.flow);
+                            tabs::Kind::Plain { indent: block.map_or(-1, |o| i64::from(o.at.column) - 1) }
+                        }
+                        TScalarStyle::Literal | TScalarStyle::Folded => tabs::Kind::Block,
+                        _ => tabs::Kind::Quoted,
+                    };
+                    self.mark(at, kind);
+                }
                 let value = scalar(text.clone(), style, tag.as_ref(), at)?;
                 if let Some(reading) = plain.then(|| surprising(&text, &value)).flatten() {
                     self.surprises.push(Surprise { at, text, reading });
@@ -339,6 +379,7 @@ impl Loader<'_> {
                 (value, Tree { at, children: Vec::new() }, anchor)
             }
             Event::Alias(id) => {
+                self.mark(at, tabs::Kind::Other);
                 let (value, tree) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
                     message: "found undefined alias".into(),
                     at: Some(at),
@@ -351,22 +392,22 @@ impl Loader<'_> {
                 self.begin(at)?;
                 let mut items = Vec::new();
                 let mut children = Vec::new();
-                loop {
+                let end = loop {
                     let (event, at) = self.next()?;
                     if let Event::SequenceEnd = event {
-                        break;
+                        break at;
                     }
                     let (v, s) = self.node(event, at)?;
                     items.push(v);
                     children.push(s);
-                }
-                self.close();
+                };
+                self.close(end);
                 (Value::Array(items.into()), Tree { at, children }, anchor)
             }
             Event::MappingStart(anchor, _) => {
                 self.begin(at)?;
-                let (hash, children) = self.mapping()?;
-                self.close();
+                let (hash, children, end) = self.mapping()?;
+                self.close(end);
                 (Value::Hash(hash), Tree { at, children }, anchor)
             }
             _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), names_file: true }),
@@ -389,16 +430,17 @@ impl Loader<'_> {
         Ok(())
     }
 
-    /// A mapping's entries, with Psych's `<<` merge keys applied in place.
-    fn mapping(&mut self) -> Result<(Hash, Vec<Tree>), YamlError> {
+    /// A mapping's entries, with Psych's `<<` merge keys applied in place,
+    /// and where it ends.
+    fn mapping(&mut self) -> Result<(Hash, Vec<Tree>, Position), YamlError> {
         let mut entries: IndexMap<Value, (Value, Tree)> = IndexMap::new();
         let this = self.open.len() - 1;
         let block = !self.open[this].flow;
         let mut first = true;
-        loop {
+        let end = loop {
             let (event, at) = self.next()?;
             if let Event::MappingEnd = event {
-                break;
+                break at;
             }
             if block && std::mem::take(&mut first) {
                 // yaml-rust2 places a block mapping at its first colon, libyaml
@@ -407,10 +449,18 @@ impl Loader<'_> {
             }
             let no_key = matches!(&event, Event::Scalar(t, TScalarStyle::Plain, 0, None) if t.is_empty());
             if no_key && errors::is_keyless_value(&self.text, at) {
+                self.failed_at = Some(at);
                 return Err(errors::keyless_value(&self.text, &self.open[this], at));
             }
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
+            let scalar_key = matches!(event, Event::Scalar(..));
             let (key, _) = self.node(event, at)?;
+            if let Some(last) = self.marks.as_mut().and_then(|m| m.last_mut()).filter(|_| scalar_key) {
+                // A key is followed by its colon, not by more of a scalar.
+                if let tabs::Kind::Plain { .. } = last.kind {
+                    last.kind = tabs::Kind::Other;
+                }
+            }
             let (event, vat) = self.next()?;
             let value_is_seq = matches!(event, Event::SequenceStart(..));
             let value_is_map = matches!(event, Event::MappingStart(..) | Event::Alias(_));
@@ -424,14 +474,14 @@ impl Loader<'_> {
                 }
             }
             entries.insert(key, (value, tree));
-        }
+        };
         let mut hash = Hash::with_capacity(entries.len());
         let mut children = Vec::with_capacity(entries.len());
         for (k, (v, s)) in entries {
             hash.insert(k, v);
             children.push(s);
         }
-        Ok((hash, children))
+        Ok((hash, children, end))
     }
 }
 

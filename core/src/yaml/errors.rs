@@ -39,7 +39,7 @@ impl<'a> Text<'a> {
     }
 
     /// The 1-based line `n`, without its line break; empty past the end.
-    fn line(&self, n: u32) -> &'a str {
+    pub(super) fn line(&self, n: u32) -> &'a str {
         let Some(start) = self.start(n) else { return "" };
         let end = self.start(n + 1).map_or(self.text.len(), |next| next - 1);
         let line = &self.text[start..end];
@@ -58,32 +58,52 @@ impl<'a> Text<'a> {
         self.line(at.line).chars().nth((at.column as usize).checked_sub(1)?)
     }
 
+    /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
+    fn quote_end(&self, at: Position) -> Option<usize> {
+        let open = self.offset(at)?;
+        let mut rest = self.text[open..].char_indices();
+        let quote = rest.next()?.1;
+        while let Some((i, c)) = rest.next() {
+            match (quote, c) {
+                // `''` is a quote inside the scalar.
+                ('\'', '\'') if rest.clone().next().map(|(_, c)| c) == Some('\'') => _ = rest.next(),
+                ('"', '\\') => _ = rest.next(),
+                (q, c) if q == c => return Some(open + i),
+                _ => {}
+            }
+        }
+        None
+    }
+
     /// Whether the quoted scalar that opens at `at` closes.
     fn closes_quote(&self, at: Position) -> bool {
-        let Some(open) = self.offset(at) else { return false };
-        let mut rest = self.text[open..].chars();
-        match rest.next() {
-            Some('\'') => {
-                while let Some(c) = rest.next() {
-                    // `''` is a quote inside the scalar.
-                    if c == '\'' && rest.next() != Some('\'') {
-                        return true;
-                    }
-                }
-                false
-            }
-            Some('"') => {
-                while let Some(c) = rest.next() {
-                    match c {
-                        '\\' => _ = rest.next(),
-                        '"' => return true,
-                        _ => {}
-                    }
-                }
-                false
-            }
-            _ => true,
+        !matches!(self.char_at(at), Some('\'' | '"')) || self.quote_end(at).is_some()
+    }
+
+    /// Whether `inner` is inside the quoted scalar that opens at `at`.
+    pub(super) fn inside_quotes(&self, at: Position, inner: Position) -> bool {
+        match (self.quote_end(at), self.offset(inner)) {
+            (Some(end), Some(inner)) => inner < end,
+            (None, _) => true,
+            _ => false,
         }
+    }
+
+    /// Whether a comment starts between `from` and `to`.
+    pub(super) fn comment_between(&self, from: Position, to: Position) -> bool {
+        let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else { return false };
+        let span = &self.text[from..to];
+        span.match_indices('#').any(|(i, _)| i == 0 || matches!(span.as_bytes()[i - 1], b' ' | b'\t' | b'\n'))
+    }
+
+    /// Where the text's tabs are.
+    pub(super) fn tabs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (1..=self.starts.len() as u32).flat_map(move |n| {
+            let line = self.line(n);
+            line.contains('\t').then_some(line).into_iter().flat_map(move |line| {
+                line.chars().enumerate().filter(|&(_, c)| c == '\t').map(move |(i, _)| (n, i as u32 + 1))
+            })
+        })
     }
 
     /// The first character of line `n` that is not a space.
@@ -262,6 +282,12 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) 
         ("while parsing a quoted scalar, did not find expected hexadecimal number", _) => {
             // libyaml's spelling.
             ("did not find expected hexdecimal number while parsing a quoted scalar", noticed)
+        }
+        ("while scanning a plain scalar, found a tab", _) => {
+            ("found a tab character that violates indentation while scanning a plain scalar", noticed)
+        }
+        ("a block scalar content cannot start with a tab", _) => {
+            ("found a tab character where an indentation space is expected while scanning a block scalar", noticed)
         }
         ("while scanning a verbatim tag, did not find the expected '>'", _) => {
             ("did not find the expected '>' while scanning a tag", noticed)

@@ -1,0 +1,92 @@
+//! libyaml's rules for tabs, which yaml-rust2 does not keep, so that a text
+//! Psych refuses is refused here too. In block context a tab may not stand
+//! where a token could start: at a line's start (after any spaces), or after
+//! a `-` or `?` indicator. After a plain scalar, whose reading goes on over
+//! the next lines' indentation, such a tab ends it with an error of its own
+//! when it stands left of the scalar's collection's contents.
+
+use super::errors::Text;
+use super::{Position, YamlError};
+
+/// What the loader read, where: enough to tell what precedes a tab.
+pub(super) struct Mark {
+    pub(super) at: Position,
+    pub(super) kind: Kind,
+}
+
+/// What a [`Mark`] marks.
+pub(super) enum Kind {
+    /// A plain scalar that is not a key, in a block collection whose
+    /// entries start at column `indent` (0-based; -1 at the top level).
+    Plain {
+        indent: i64,
+    },
+    /// A quoted scalar.
+    Quoted,
+    /// A literal or folded block scalar.
+    Block,
+    /// A flow collection's opening or closing bracket.
+    FlowOpen,
+    FlowClose,
+    /// Anything else that ends where it starts for this purpose: a key, an
+    /// alias, a block collection.
+    Other,
+}
+
+/// The first tab libyaml refuses, before position `until` (where reading
+/// stopped, if it did), with the error Psych gives and where libyaml meets it.
+pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) -> Option<(YamlError, Position)> {
+    let mut flow_depth = 0i64;
+    let mut next_mark = 0;
+    for (line, column) in text.tabs() {
+        let tab = Position { line, column };
+        if until.is_some_and(|u| (u.line, u.column) <= (line, column)) {
+            return None;
+        }
+        while let Some(mark) = marks.get(next_mark).filter(|m| (m.at.line, m.at.column) < (line, column)) {
+            match mark.kind {
+                Kind::FlowOpen => flow_depth += 1,
+                Kind::FlowClose => flow_depth -= 1,
+                // Tabs in and after block scalars have their own rules.
+                Kind::Block => return None,
+                _ => {}
+            }
+            next_mark += 1;
+        }
+        if flow_depth > 0 {
+            continue;
+        }
+        let before: String = text.line(line).chars().take(column as usize - 1).collect();
+        let line_start = before.chars().all(|c| c == ' ' || c == '\t');
+        let after_indicator = !line_start && is_indicators(&before);
+        if !(line_start || after_indicator) {
+            continue;
+        }
+        let refused = || (error(CANNOT_START, tab), tab);
+        let Some(prev) = next_mark.checked_sub(1).and_then(|i| marks.get(i)) else { return Some(refused()) };
+        match prev.kind {
+            Kind::Quoted if text.inside_quotes(prev.at, tab) => continue,
+            Kind::Plain { indent } if line_start && prev.at.line < line && !text.comment_between(prev.at, tab) => {
+                if i64::from(column) - 1 <= indent {
+                    return Some((error(BREAKS_PLAIN, prev.at), tab));
+                }
+            }
+            _ => return Some(refused()),
+        }
+    }
+    None
+}
+
+const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
+const BREAKS_PLAIN: &str = "found a tab character that violates indentation while scanning a plain scalar";
+
+fn error(problem: &str, at: Position) -> YamlError {
+    YamlError { message: format!("{problem} at line {} column {}", at.line, at.column), at: Some(at), names_file: true }
+}
+
+/// Whether `before` (a line up to a tab) holds only `-` and `?` indicators
+/// and the spaces after them, so that a token could start at the tab.
+fn is_indicators(before: &str) -> bool {
+    let words: Vec<&str> = before.split(' ').filter(|w| !w.is_empty()).collect();
+    !words.is_empty() && words.iter().all(|w| matches!(*w, "-" | "?"))
+}
