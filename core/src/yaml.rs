@@ -233,11 +233,11 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             surprises: Vec::new(),
             tab_after_colon: None,
             marks: text.contains('\t').then(Vec::new),
-            failed_at: None,
+            stopped_at: None,
         };
         let read = loader.document();
         if let Some(marks) = &loader.marks {
-            if let Some((e, _)) = tabs::misplaced(&loader.text, marks, loader.failed_at) {
+            if let Some((e, _)) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
                 return Err(e);
             }
         }
@@ -276,8 +276,9 @@ struct Loader<'a> {
     tab_after_colon: Option<usize>,
     /// What was read where, kept when the text has a tab to judge.
     marks: Option<Vec<tabs::Mark>>,
-    /// Where the parser found the text wrong, if it did.
-    failed_at: Option<Position>,
+    /// Where Psych stops reading: where the parser found the text wrong, if
+    /// it did, or else where the first document ends.
+    stopped_at: Option<Position>,
 }
 
 impl Loader<'_> {
@@ -297,7 +298,9 @@ impl Loader<'_> {
                     // Psych returns the first document at its end, which libyaml
                     // sees only when it reads the token after the root node: a
                     // failure there ("key\nkey: value") is the document's.
-                    self.next()?;
+                    let (_, end) = self.next()?;
+                    // Psych reads nothing after it, tabs included.
+                    self.stopped_at.get_or_insert(end);
                     let mut positions = Vec::new();
                     tree.flatten(&value, &mut positions);
                     return Ok((Some((value, Spans(positions))), std::mem::take(&mut self.surprises)));
@@ -311,7 +314,7 @@ impl Loader<'_> {
             Ok(t) => t,
             Err(e) => {
                 self.tab_after_colon = errors::tab_after_colon(&e, &self.text);
-                self.failed_at = Some(position(e.marker()));
+                self.stopped_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }
         };
@@ -336,6 +339,12 @@ impl Loader<'_> {
             }
         }
         self.depth -= 1;
+    }
+
+    /// The column (0-based) where the innermost block collection's entries
+    /// start, -1 outside any: libyaml's `indent`.
+    fn block_indent(&self) -> i64 {
+        self.open.last().filter(|o| !o.flow).map_or(-1, |o| i64::from(o.at.column) - 1)
     }
 
     fn mark(&mut self, at: Position, kind: tabs::Kind) {
@@ -363,11 +372,10 @@ impl Loader<'_> {
                 let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
                 if self.marks.is_some() {
                     let kind = match style {
-                        TScalarStyle::Plain => {
-                            let block = self.open.last().filter(|o| !o.flow);
-                            tabs::Kind::Plain { indent: block.map_or(-1, |o| i64::from(o.at.column) - 1) }
+                        TScalarStyle::Plain => tabs::Kind::Plain { indent: self.block_indent() },
+                        TScalarStyle::Literal | TScalarStyle::Folded => {
+                            tabs::Kind::Block { indent: self.block_indent() }
                         }
-                        TScalarStyle::Literal | TScalarStyle::Folded => tabs::Kind::Block,
                         _ => tabs::Kind::Quoted,
                     };
                     self.mark(at, kind);
@@ -390,6 +398,11 @@ impl Loader<'_> {
             }
             Event::SequenceStart(anchor, _) => {
                 self.begin(at)?;
+                if let Some(open) = self.open.last_mut().filter(|o| !o.flow) {
+                    // yaml-rust2 places a sequence without indentation at its
+                    // first item, libyaml at its first `-`.
+                    open.at = self.text.dash_before(at);
+                }
                 let mut items = Vec::new();
                 let mut children = Vec::new();
                 let end = loop {
@@ -445,18 +458,19 @@ impl Loader<'_> {
             if block && std::mem::take(&mut first) {
                 // yaml-rust2 places a block mapping at its first colon, libyaml
                 // (and so Psych's messages) at its first key.
-                self.open[this].at = at;
+                self.open[this].at = errors::mapping_start(&self.text, at);
             }
             let no_key = matches!(&event, Event::Scalar(t, TScalarStyle::Plain, 0, None) if t.is_empty());
             if no_key && errors::is_keyless_value(&self.text, at) {
-                self.failed_at = Some(at);
+                self.stopped_at = Some(at);
                 return Err(errors::keyless_value(&self.text, &self.open[this], at));
             }
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
-            let scalar_key = matches!(event, Event::Scalar(..));
+            // A key is followed by its colon, not by more of a scalar, unless
+            // it is an explicit one (`? key`).
+            let implicit_key = matches!(event, Event::Scalar(..)) && !errors::is_explicit_key(&self.text, at);
             let (key, _) = self.node(event, at)?;
-            if let Some(last) = self.marks.as_mut().and_then(|m| m.last_mut()).filter(|_| scalar_key) {
-                // A key is followed by its colon, not by more of a scalar.
+            if let Some(last) = self.marks.as_mut().and_then(|m| m.last_mut()).filter(|_| implicit_key) {
                 if let tabs::Kind::Plain { .. } = last.kind {
                     last.kind = tabs::Kind::Other;
                 }

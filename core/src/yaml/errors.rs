@@ -96,6 +96,18 @@ impl<'a> Text<'a> {
         span.match_indices('#').any(|(i, _)| i == 0 || matches!(span.as_bytes()[i - 1], b' ' | b'\t' | b'\n'))
     }
 
+    /// The `-` at or just before `at` on its line, else `at`.
+    pub(super) fn dash_before(&self, at: Position) -> Position {
+        if self.char_at(at) == Some('-') {
+            return at;
+        }
+        let before: Vec<char> = self.line(at.line).chars().take(at.column.saturating_sub(1) as usize).collect();
+        match before.iter().rposition(|&c| c != ' ') {
+            Some(i) if before[i] == '-' => Position { column: i as u32 + 1, ..at },
+            _ => at,
+        }
+    }
+
     /// Where the text's tabs are.
     pub(super) fn tabs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         (1..=self.starts.len() as u32).flat_map(move |n| {
@@ -298,13 +310,23 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) 
 
 /// Where libyaml places a block mapping whose first key is at `first_key`:
 /// there, or at the `?` before it.
-fn mapping_start(text: &Text, first_key: Position) -> Position {
-    let before: String = text.line(first_key.line).chars().take(first_key.column.saturating_sub(1) as usize).collect();
+pub(super) fn mapping_start(text: &Text, first_key: Position) -> Position {
+    explicit_key_indicator(text, first_key).unwrap_or(first_key)
+}
+
+/// Whether the key at `key` follows a `?` on its line.
+pub(super) fn is_explicit_key(text: &Text, key: Position) -> bool {
+    explicit_key_indicator(text, key).is_some()
+}
+
+/// The `?` before the key at `key` on its line, if there is one.
+fn explicit_key_indicator(text: &Text, key: Position) -> Option<Position> {
+    let before: String = text.line(key.line).chars().take(key.column.saturating_sub(1) as usize).collect();
     match before.trim_end().strip_suffix('?') {
         Some(rest) if rest.is_empty() || rest.ends_with(' ') => {
-            Position { column: rest.chars().count() as u32 + 1, ..first_key }
+            Some(Position { column: rest.chars().count() as u32 + 1, ..key })
         }
-        _ => first_key,
+        _ => None,
     }
 }
 

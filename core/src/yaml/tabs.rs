@@ -23,8 +23,11 @@ pub(super) enum Kind {
     },
     /// A quoted scalar.
     Quoted,
-    /// A literal or folded block scalar.
-    Block,
+    /// A literal or folded block scalar, in a block collection whose entries
+    /// start at column `indent` (as for `Plain`).
+    Block {
+        indent: i64,
+    },
     /// A flow collection's opening or closing bracket.
     FlowOpen,
     FlowClose,
@@ -43,12 +46,11 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
         if until.is_some_and(|u| (u.line, u.column) <= (line, column)) {
             return None;
         }
-        while let Some(mark) = marks.get(next_mark).filter(|m| (m.at.line, m.at.column) < (line, column)) {
+        // A block scalar's text may start with the tab itself.
+        while let Some(mark) = marks.get(next_mark).filter(|m| (m.at.line, m.at.column) <= (line, column)) {
             match mark.kind {
                 Kind::FlowOpen => flow_depth += 1,
                 Kind::FlowClose => flow_depth -= 1,
-                // Tabs in and after block scalars have their own rules.
-                Kind::Block => return None,
                 _ => {}
             }
             next_mark += 1;
@@ -66,6 +68,11 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
         let Some(prev) = next_mark.checked_sub(1).and_then(|i| marks.get(i)) else { return Some(refused()) };
         match prev.kind {
             Kind::Quoted if text.inside_quotes(prev.at, tab) => continue,
+            Kind::Block { indent } => match in_block_scalar(text, prev.at, indent, tab) {
+                Some(true) => return Some((error(BLOCK_TAB, block_header(text, prev.at).unwrap_or(prev.at)), tab)),
+                Some(false) => continue,
+                None => return Some(refused()),
+            },
             Kind::Plain { indent } if line_start && prev.at.line < line && !text.comment_between(prev.at, tab) => {
                 if i64::from(column) - 1 <= indent {
                     return Some((error(BREAKS_PLAIN, prev.at), tab));
@@ -79,6 +86,48 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
 
 const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
 const BREAKS_PLAIN: &str = "found a tab character that violates indentation while scanning a plain scalar";
+const BLOCK_TAB: &str = "found a tab character where an indentation space is expected while scanning a block scalar";
+
+/// Whether `tab`, at the start of a line after the block scalar that starts
+/// at `start` in a collection indented `indent`, stands in the scalar's
+/// indentation, where libyaml wants spaces; `Some(false)` when it is the
+/// scalar's text (or the scalar gives its indentation, which this does not
+/// follow), `None` when the scalar ended before.
+fn in_block_scalar(text: &Text, start: Position, indent: i64, tab: Position) -> Option<bool> {
+    let Some(start) = block_header(text, start) else { return Some(false) };
+    let header: String = text.line(start.line).chars().skip(start.column as usize).collect();
+    if header.split('#').next().is_some_and(|h| h.contains(|c: char| c.is_ascii_digit())) {
+        return Some(false);
+    }
+    let mut content = None;
+    for n in start.line + 1..tab.line {
+        let line = text.line(n);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        match content {
+            None if spaces as i64 > indent => content = Some(spaces),
+            Some(c) if spaces >= c => {}
+            _ => return None,
+        }
+    }
+    Some(content.is_none_or(|c| (tab.column as usize - 1) < c))
+}
+
+/// The `|` or `>` of the block scalar that yaml-rust2 places at `at`: there,
+/// or, when it places the scalar at its text, at the end of the line before.
+fn block_header(text: &Text, at: Position) -> Option<Position> {
+    if matches!(text.char_at(at), Some('|' | '>')) {
+        return Some(at);
+    }
+    let n = (1..at.line).rev().find(|&n| !text.line(n).trim().is_empty())?;
+    let line = text.line(n);
+    let header = line.split(" #").next().unwrap_or(line).trim_end();
+    let indicator = header.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    let column = indicator.chars().count();
+    indicator.ends_with(['|', '>']).then_some(Position { line: n, column: column as u32 })
+}
 
 fn error(problem: &str, at: Position) -> YamlError {
     YamlError { message: format!("{problem} at line {} column {}", at.line, at.column), at: Some(at), names_file: true }
