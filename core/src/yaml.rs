@@ -757,27 +757,28 @@ fn is_time(s: &str) -> bool {
     check().is_some()
 }
 
-/// `^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$`, a date Psych
-/// would build (and safe_load refuses) when it is a valid calendar date.
+/// `^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$`, Psych's date
+/// pattern. `safe_load` refuses whatever it matches, before it asks whether
+/// the day is in the calendar (`2025-02-30` is refused too).
 fn is_date(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('-').collect();
-    if parts.len() != 3
-        || parts[0].len() != 4
-        || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if b.len() < 8 || !digits(0..4) || b[4] != b'-' {
         return false;
     }
-    if parts[1].len() > 2 || parts[2].len() > 2 {
-        return false;
-    }
-    let (y, m, d): (i32, u32, u32) =
-        (parts[0].parse().unwrap_or(0), parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(0));
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return false;
-    }
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m as usize - 1];
-    d <= days
+    let month_len = if b.get(6) == Some(&b'-') { 1 } else { 2 };
+    let month = &b[5..5 + month_len];
+    let month_ok =
+        digits(5..5 + month_len) && (month_len == 1 || month[0] == b'0' || matches!(month, b"10" | b"11" | b"12"));
+    let day = &b[5 + month_len..];
+    let day_ok = day.first() == Some(&b'-')
+        && match &day[1..] {
+            [d] => d.is_ascii_digit(),
+            [b'0' | b'1' | b'2', d] => d.is_ascii_digit(),
+            [b'3', b'0' | b'1'] => true,
+            _ => false,
+        };
+    month_ok && day_ok
 }
 
 /// Base 60 (`1:20` is 80), integer or float.
