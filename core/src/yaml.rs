@@ -215,14 +215,15 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         }
         None => text,
     };
-    // yaml-rust2 wants a space after a colon where libyaml takes a tab too
-    // ("key:\tvalue"). When it stops at one, the text is read again with a
-    // space for it, which leaves every position where it was: first for all
-    // such tabs outside quotes and block scalars, then for each it stops at,
-    // a few times at most, since each reading starts over.
-    let mut spaced: Option<String> = None;
+    // yaml-rust2 refuses what libyaml reads as blank: a tab after a colon
+    // ("key:\tvalue"), a comment right after a token ("value"# note). When
+    // it stops at one, the text is read again with spaces for it, which
+    // leaves every position where it was: the first time for all the tabs
+    // after a colon outside quotes and block scalars, then for each such
+    // thing it stops at, a few times at most, since each reading starts over.
+    let mut blanked: Option<String> = None;
     for reread in 0..MAX_REREADS {
-        let text = spaced.as_deref().unwrap_or(text);
+        let text = blanked.as_deref().unwrap_or(text);
         let mut loader = Loader {
             parser: Parser::new_from_str(text).keep_tags(true),
             text: errors::Text::new(text),
@@ -231,7 +232,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             depth: 0,
             open: Vec::new(),
             surprises: Vec::new(),
-            tab_after_colon: None,
+            blank: None,
             marks: text.contains('\t').then(Vec::new),
             stopped_at: None,
         };
@@ -241,23 +242,24 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
                 return Err(e);
             }
         }
-        match read {
-            Err(_) if loader.tab_after_colon.is_some() => {
-                let tab = loader.tab_after_colon.unwrap_or_default();
-                let mut respaced = match reread {
-                    0 => errors::spaced_colons(text),
-                    _ => text.to_string(),
+        match (read, loader.blank) {
+            (Err(_), Some((range, tab))) => {
+                let mut again = match reread == 0 && tab {
+                    true => errors::spaced_colons(text),
+                    false => text.to_string(),
                 };
-                respaced.replace_range(tab..tab + 1, " ");
-                spaced = Some(respaced);
+                let spaces = " ".repeat(again[range.clone()].chars().count());
+                again.replace_range(range, &spaces);
+                blanked = Some(again);
             }
-            read => return read,
+            (read, _) => return read,
         }
     }
-    Err(YamlError { message: format!("more than {MAX_REREADS} tabs after a colon"), at: None, names_file: true })
+    Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
 }
 
-/// How many tabs after a colon [`load_with_event_parser`] reads as spaces.
+/// How many times [`load_with_event_parser`] reads a text again with spaces
+/// for what yaml-rust2 refuses and libyaml reads as blank.
 const MAX_REREADS: usize = 32;
 
 /// How deeply collections may nest before loading stops with an error.
@@ -272,8 +274,9 @@ struct Loader<'a> {
     /// The collections being read, outermost first.
     open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
-    /// Where the tab is, when the parser stopped at one after a colon.
-    tab_after_colon: Option<usize>,
+    /// What the parser stopped at that libyaml reads as blank, and whether
+    /// it is a tab after a colon.
+    blank: Option<(std::ops::Range<usize>, bool)>,
     /// What was read where, kept when the text has a tab to judge.
     marks: Option<Vec<tabs::Mark>>,
     /// Where Psych stops reading: where the parser found the text wrong, if
@@ -313,7 +316,7 @@ impl Loader<'_> {
         let (event, mark) = match self.parser.next_token() {
             Ok(t) => t,
             Err(e) => {
-                self.tab_after_colon = errors::tab_after_colon(&e, &self.text);
+                self.blank = errors::read_as_blank(&e, &self.text);
                 self.stopped_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }

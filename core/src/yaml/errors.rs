@@ -6,6 +6,7 @@
 
 use super::{position, Position, YamlError};
 use std::borrow::Cow;
+use std::ops::Range;
 use yaml_rust2::scanner::ScanError;
 
 const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
@@ -144,16 +145,25 @@ pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Open]) -> YamlErro
     error(&problem, at)
 }
 
-/// Where the tab is, in bytes, when `e` is yaml-rust2 refusing a tab after
-/// a colon, which libyaml takes for a space.
-pub(super) fn tab_after_colon(e: &ScanError, text: &Text) -> Option<usize> {
-    if e.info() != "':' must be followed by a valid YAML whitespace" {
-        return None;
+/// What yaml-rust2 refuses, with `e`, that libyaml reads as blank: a tab
+/// after a colon, or a comment right after a token (`"value"# note`); as a
+/// range of bytes, and whether it is such a tab.
+pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<(Range<usize>, bool)> {
+    let noticed = text.offset(position(e.marker()));
+    match e.info() {
+        "':' must be followed by a valid YAML whitespace" => {
+            // yaml-rust2 stops after the blanks that follow the colon.
+            let colon = text.text[..noticed?].trim_end_matches([' ', '\t']);
+            let tab = colon.len();
+            (colon.ends_with(':') && text.text[tab..].starts_with('\t')).then_some((tab..tab + 1, true))
+        }
+        "comments must be separated from other tokens by whitespace" => {
+            let hash = noticed.filter(|&at| text.text[at..].starts_with('#'))?;
+            let end = text.text[hash..].find(['\n', '\r']).map_or(text.text.len(), |n| hash + n);
+            Some((hash..end, false))
+        }
+        _ => None,
     }
-    // yaml-rust2 stops after the blanks that follow the colon.
-    let value = text.offset(position(e.marker()))?;
-    let colon = text.text[..value].trim_end_matches([' ', '\t']);
-    colon.ends_with(':').then_some(colon.len()).filter(|&tab| text.text[tab..].starts_with('\t'))
 }
 
 /// `text` with a space for the tab after every colon that is followed by
