@@ -222,7 +222,8 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
     // after a colon outside quotes and block scalars, then for each such
     // thing it stops at, a few times at most, since each reading starts over.
     let mut blanked: Option<String> = None;
-    for reread in 0..MAX_REREADS {
+    let mut spaced = false;
+    for _ in 0..MAX_REREADS {
         let text = blanked.as_deref().unwrap_or(text);
         let mut loader = Loader {
             parser: Parser::new_from_str(text).keep_tags(true),
@@ -238,15 +239,16 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         };
         let read = loader.document();
         if let Some(marks) = &loader.marks {
-            if let Some((e, _)) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
+            if let Some(e) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
                 return Err(e);
             }
         }
         match (read, loader.blank) {
             (Err(_), Some((range, tab))) => {
-                let mut again = match reread == 0 && tab {
-                    true => errors::spaced_colons(text),
-                    false => text.to_string(),
+                let mut again = if tab && !std::mem::replace(&mut spaced, true) {
+                    errors::spaced_colons(text)
+                } else {
+                    text.to_string()
                 };
                 let spaces = " ".repeat(again[range.clone()].chars().count());
                 again.replace_range(range, &spaces);
@@ -289,6 +291,7 @@ impl Loader<'_> {
     #[allow(clippy::type_complexity)]
     fn document(&mut self) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
         if let Some(e) = errors::unknown_directive(&self.text) {
+            self.stopped_at = e.at;
             return Err(e);
         }
         loop {
@@ -324,10 +327,11 @@ impl Loader<'_> {
         Ok((event, position(&mark)))
     }
 
+    /// Starts a collection at `at`.
     fn begin(&mut self, at: Position) -> Result<(), YamlError> {
         let bracket = matches!(self.text.char_at(at), Some('[' | '{'));
         let flow = bracket || self.open.last().is_some_and(|o| o.flow);
-        self.open.push(errors::Open { at, flow });
+        self.open.push(errors::Open { at, flow, bracket });
         if bracket {
             self.mark(at, tabs::Kind::FlowOpen);
         }
@@ -337,7 +341,7 @@ impl Loader<'_> {
     /// Ends the innermost collection, which ends at `end`.
     fn close(&mut self, end: Position) {
         if let Some(open) = self.open.pop() {
-            if open.flow && matches!(self.text.char_at(open.at), Some('[' | '{')) {
+            if open.bracket {
                 self.mark(end, tabs::Kind::FlowClose);
             }
         }
@@ -350,6 +354,7 @@ impl Loader<'_> {
         self.open.last().filter(|o| !o.flow).map_or(-1, |o| i64::from(o.at.column) - 1)
     }
 
+    /// Notes what was read at `at`, when the text has tabs to judge.
     fn mark(&mut self, at: Position, kind: tabs::Kind) {
         if let Some(marks) = &mut self.marks {
             marks.push(tabs::Mark { at, kind });
@@ -471,7 +476,8 @@ impl Loader<'_> {
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
             // A key is followed by its colon, not by more of a scalar, unless
             // it is an explicit one (`? key`).
-            let implicit_key = matches!(event, Event::Scalar(..)) && !errors::is_explicit_key(&self.text, at);
+            let implicit_key =
+                self.marks.is_some() && matches!(event, Event::Scalar(..)) && !errors::is_explicit_key(&self.text, at);
             let (key, _) = self.node(event, at)?;
             if let Some(last) = self.marks.as_mut().and_then(|m| m.last_mut()).filter(|_| implicit_key) {
                 if let tabs::Kind::Plain { .. } = last.kind {

@@ -4,12 +4,13 @@
 //! collection that lacks an entry), not where the parser noticed, so its
 //! messages point at the line to mend.
 
-use super::{position, Position, YamlError};
+use super::{position, tabs, Position, YamlError};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 use yaml_rust2::scanner::ScanError;
 
-const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
+pub(super) const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
 const NO_KEY: &str = "did not find expected key while parsing a block mapping";
 const NO_ENTRY: &str = "did not find expected '-' indicator while parsing a block collection";
 
@@ -20,18 +21,25 @@ pub(super) struct Open {
     pub(super) at: Position,
     /// In flow style, or inside a collection that is.
     pub(super) flow: bool,
+    /// Opened by a bracket (a flow collection of one pair has none).
+    pub(super) bracket: bool,
 }
 
 /// A text and where its lines start, to find what is at a position.
 pub(super) struct Text<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The last position found (line, column, byte): the loader asks in the
+    /// text's order, so on a long line each search goes on from the last
+    /// instead of from the line's start.
+    cursor: Cell<(u32, u32, usize)>,
 }
 
 impl<'a> Text<'a> {
+    /// `text`, with its lines found.
     pub(super) fn new(text: &'a str) -> Text<'a> {
         let breaks = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1);
-        Text { text, starts: std::iter::once(0).chain(breaks).collect() }
+        Text { text, starts: std::iter::once(0).chain(breaks).collect(), cursor: Cell::new((1, 1, 0)) }
     }
 
     /// Where the 1-based line `n` starts in the text.
@@ -49,14 +57,26 @@ impl<'a> Text<'a> {
 
     /// Where `at` is in the text, in bytes.
     fn offset(&self, at: Position) -> Option<usize> {
-        let column = (at.column as usize).checked_sub(1)?;
-        let (i, _) = self.line(at.line).char_indices().nth(column)?;
-        Some(self.start(at.line)? + i)
+        at.column.checked_sub(1)?;
+        let (line, column, byte) = self.cursor.get();
+        let (mut column, mut byte) = match line == at.line && column <= at.column {
+            true => (column, byte),
+            false => (1, self.start(at.line)?),
+        };
+        let end = self.start(at.line)? + self.line(at.line).len();
+        let mut chars = self.text[byte..end].chars();
+        while column < at.column {
+            byte += chars.next()?.len_utf8();
+            column += 1;
+        }
+        (byte < end).then_some(())?;
+        self.cursor.set((at.line, at.column, byte));
+        Some(byte)
     }
 
     /// The character at `at`.
     pub(super) fn char_at(&self, at: Position) -> Option<char> {
-        self.line(at.line).chars().nth((at.column as usize).checked_sub(1)?)
+        self.text[self.offset(at)?..].chars().next()
     }
 
     /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
@@ -93,6 +113,9 @@ impl<'a> Text<'a> {
     /// Whether a comment starts between `from` and `to`.
     pub(super) fn comment_between(&self, from: Position, to: Position) -> bool {
         let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else { return false };
+        if from > to {
+            return false;
+        }
         let span = &self.text[from..to];
         span.match_indices('#').any(|(i, _)| i == 0 || matches!(span.as_bytes()[i - 1], b' ' | b'\t' | b'\n'))
     }
@@ -167,22 +190,21 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<(Range<usize>,
 }
 
 /// `text` with a space for the tab after every colon that is followed by
-/// one on a line without quotes, unless a block scalar (`|`, `>`) may hold
-/// such a colon as text. Outside quoted and block scalars a colon followed
-/// by a blank ends a plain scalar, so such a tab is never part of a value.
+/// one, on a line without quotes, unless a block scalar (`|`, `>`) or a
+/// quoted scalar over several lines may hold such a colon as text. Elsewhere
+/// a colon followed by a blank ends a plain scalar, so such a tab is never
+/// part of a value. The text keeps its length.
 pub(super) fn spaced_colons(text: &str) -> String {
-    let block_scalar = text.lines().any(|l| {
-        let l = l.trim_end();
-        l.ends_with(['|', '>']) || l.contains(": |") || l.contains(": >") || l.contains("- |") || l.contains("- >")
-    });
-    if block_scalar {
+    let block_scalar = |l: &str| {
+        let content = l.split(" #").next().unwrap_or(l).trim_end();
+        content.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-').ends_with(['|', '>'])
+    };
+    let open_quote = |l: &str| l.matches('"').count() % 2 == 1 || l.matches('\'').count() % 2 == 1;
+    if text.lines().any(|l| block_scalar(l) || open_quote(l)) {
         return text.to_string();
     }
     text.split_inclusive('\n')
-        .map(|line| match line.contains(['\'', '"']) {
-            true => line.to_string(),
-            false => line.replace(":\t", ": "),
-        })
+        .map(|line| if line.contains(['\'', '"']) { line.to_string() } else { line.replace(":\t", ": ") })
         .collect()
 }
 
@@ -225,7 +247,8 @@ pub(super) fn keyless_value(text: &Text, mapping: &Open, at: Position) -> YamlEr
     }
 }
 
-fn error(problem: &str, at: Position) -> YamlError {
+/// Psych's message for `problem` at `at`.
+pub(super) fn error(problem: &str, at: Position) -> YamlError {
     YamlError { message: format!("{problem} at line {} column {}", at.line, at.column), at: Some(at), names_file: true }
 }
 
@@ -305,12 +328,8 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) 
             // libyaml's spelling.
             ("did not find expected hexdecimal number while parsing a quoted scalar", noticed)
         }
-        ("while scanning a plain scalar, found a tab", _) => {
-            ("found a tab character that violates indentation while scanning a plain scalar", noticed)
-        }
-        ("a block scalar content cannot start with a tab", _) => {
-            ("found a tab character where an indentation space is expected while scanning a block scalar", noticed)
-        }
+        ("while scanning a plain scalar, found a tab", _) => (tabs::BREAKS_PLAIN, noticed),
+        ("a block scalar content cannot start with a tab", _) => (tabs::BLOCK_TAB, noticed),
         ("while scanning a verbatim tag, did not find the expected '>'", _) => {
             ("did not find the expected '>' while scanning a tag", noticed)
         }
@@ -331,7 +350,7 @@ pub(super) fn is_explicit_key(text: &Text, key: Position) -> bool {
 
 /// The `?` before the key at `key` on its line, if there is one.
 fn explicit_key_indicator(text: &Text, key: Position) -> Option<Position> {
-    let before: String = text.line(key.line).chars().take(key.column.saturating_sub(1) as usize).collect();
+    let before = &text.text[text.start(key.line)?..text.offset(key)?];
     match before.trim_end().strip_suffix('?') {
         Some(rest) if rest.is_empty() || rest.ends_with(' ') => {
             Some(Position { column: rest.chars().count() as u32 + 1, ..key })

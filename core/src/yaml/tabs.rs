@@ -5,7 +5,7 @@
 //! the next lines' indentation, such a tab ends it with an error of its own
 //! when it stands left of the scalar's collection's contents.
 
-use super::errors::Text;
+use super::errors::{error, Text, CANNOT_START};
 use super::{Position, YamlError};
 
 /// What the loader read, where: enough to tell what precedes a tab.
@@ -31,14 +31,13 @@ pub(super) enum Kind {
     /// A flow collection's opening or closing bracket.
     FlowOpen,
     FlowClose,
-    /// Anything else that ends where it starts for this purpose: a key, an
-    /// alias, a block collection.
+    /// A key or an alias: what follows it on later lines is not its text.
     Other,
 }
 
-/// The first tab libyaml refuses, before position `until` (where reading
-/// stopped, if it did), with the error Psych gives and where libyaml meets it.
-pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) -> Option<(YamlError, Position)> {
+/// Psych's error for the first tab libyaml refuses before position `until`
+/// (where reading stopped, if it did).
+pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) -> Option<YamlError> {
     let mut flow_depth = 0i64;
     let mut next_mark = 0;
     for (line, column) in text.tabs() {
@@ -58,24 +57,30 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
         if flow_depth > 0 {
             continue;
         }
-        let before: String = text.line(line).chars().take(column as usize - 1).collect();
-        let line_start = before.chars().all(|c| c == ' ' || c == '\t');
-        let after_indicator = !line_start && is_indicators(&before);
-        if !(line_start || after_indicator) {
+        // Only blanks and indicators can stand before a tab that matters:
+        // stop looking at the first other character.
+        let line_text = text.line(line);
+        let content = line_text.find(|c: char| !matches!(c, ' ' | '\t' | '-' | '?')).unwrap_or(line_text.len());
+        let before: String = line_text[..content].chars().take(column as usize - 1).collect();
+        if before.chars().count() < column as usize - 1 {
             continue;
         }
-        let refused = || (error(CANNOT_START, tab), tab);
+        let (could_start, line_start) = token_could_start(&before);
+        if !could_start {
+            continue;
+        }
+        let refused = || error(CANNOT_START, tab);
         let Some(prev) = next_mark.checked_sub(1).and_then(|i| marks.get(i)) else { return Some(refused()) };
         match prev.kind {
             Kind::Quoted if text.inside_quotes(prev.at, tab) => continue,
             Kind::Block { indent } => match in_block_scalar(text, prev.at, indent, tab) {
-                Some(true) => return Some((error(BLOCK_TAB, block_header(text, prev.at).unwrap_or(prev.at)), tab)),
+                Some(true) => return Some(error(BLOCK_TAB, block_header(text, prev.at).unwrap_or(prev.at))),
                 Some(false) => continue,
                 None => return Some(refused()),
             },
             Kind::Plain { indent } if line_start && prev.at.line < line && !text.comment_between(prev.at, tab) => {
                 if i64::from(column) - 1 <= indent {
-                    return Some((error(BREAKS_PLAIN, prev.at), tab));
+                    return Some(error(BREAKS_PLAIN, prev.at));
                 }
             }
             _ => return Some(refused()),
@@ -84,9 +89,19 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
     None
 }
 
-const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
-const BREAKS_PLAIN: &str = "found a tab character that violates indentation while scanning a plain scalar";
-const BLOCK_TAB: &str = "found a tab character where an indentation space is expected while scanning a block scalar";
+pub(super) const BREAKS_PLAIN: &str = "found a tab character that violates indentation while scanning a plain scalar";
+pub(super) const BLOCK_TAB: &str =
+    "found a tab character where an indentation space is expected while scanning a block scalar";
+
+/// Whether a token could start at the tab that follows `before` on its line:
+/// `before` holds only blanks, or `-` and `?` indicators and the spaces after
+/// them; and whether it holds only blanks.
+fn token_could_start(before: &str) -> (bool, bool) {
+    let line_start = before.chars().all(|c| c == ' ' || c == '\t');
+    let words = || before.split(' ').filter(|w| !w.is_empty());
+    let indicators = !line_start && words().all(|w| matches!(w, "-" | "?"));
+    (line_start || indicators, line_start)
+}
 
 /// Whether `tab`, at the start of a line after the block scalar that starts
 /// at `start` in a collection indented `indent`, stands in the scalar's
@@ -127,15 +142,4 @@ fn block_header(text: &Text, at: Position) -> Option<Position> {
     let indicator = header.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
     let column = indicator.chars().count();
     indicator.ends_with(['|', '>']).then_some(Position { line: n, column: column as u32 })
-}
-
-fn error(problem: &str, at: Position) -> YamlError {
-    YamlError { message: format!("{problem} at line {} column {}", at.line, at.column), at: Some(at), names_file: true }
-}
-
-/// Whether `before` (a line up to a tab) holds only `-` and `?` indicators
-/// and the spaces after them, so that a token could start at the tab.
-fn is_indicators(before: &str) -> bool {
-    let words: Vec<&str> = before.split(' ').filter(|w| !w.is_empty()).collect();
-    !words.is_empty() && words.iter().all(|w| matches!(*w, "-" | "?"))
 }
