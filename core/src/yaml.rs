@@ -972,12 +972,17 @@ mod tests {
     fn an_empty_explicit_key_is_not_a_missing_one() {
         // Psych reads both as {nil => "b"}; a module's data file cannot hold
         // a nil key (Puppet fails on it), so no conformance case can.
-        for text in ["?\n: b\n", "? \n: b\n", "a: 1\n?\n: b\n"] {
+        for text in ["?\n: b\n", "? \n: b\n", "a: 1\n?\n: b\n", "? # note\n: b\n", "?\n  # note\n: b\n"] {
             let (value, _) = load(text).unwrap().unwrap();
             assert_eq!(value.as_hash().unwrap().get(&Value::Undef), Some(&Value::from("b")), "{text:?}");
         }
-        let e = load("a: 1\n: b\n").unwrap_err();
-        assert_eq!(e.message, "did not find expected key while parsing a block mapping at line 1 column 1");
+        for text in ["a: 1\n: b\n", "a: 1 # c\n: b\n", "a: 1\n# c\n: b\n"] {
+            let e = load(text).unwrap_err();
+            assert_eq!(
+                e.message, "did not find expected key while parsing a block mapping at line 1 column 1",
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

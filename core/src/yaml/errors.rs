@@ -232,7 +232,20 @@ pub(super) fn unknown_directive(text: &Text) -> Option<YamlError> {
 /// than an empty explicit key (`?` alone), which both place at the colon.
 pub(super) fn is_keyless_value(text: &Text, at: Position) -> bool {
     let Some(colon) = text.offset(at).filter(|_| text.char_at(at) == Some(':')) else { return false };
-    let preceding = text.text[..colon].trim_end();
+    // What stands before the colon, comments aside (`? # note`).
+    let mut preceding = text.text[..colon].trim_end();
+    loop {
+        let line_start = preceding.rfind('\n').map_or(0, |i| i + 1);
+        let line = &preceding[line_start..];
+        let comment = match line.trim_start().starts_with('#') {
+            true => Some(line_start),
+            false => line.find(" #").map(|i| line_start + i),
+        };
+        match comment {
+            Some(at) => preceding = preceding[..at].trim_end(),
+            None => break,
+        }
+    }
     match preceding.strip_suffix('?') {
         Some(rest) => !(rest.is_empty() || rest.ends_with(char::is_whitespace)),
         None => true,

@@ -40,6 +40,7 @@ pub(super) enum Kind {
 pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) -> Option<YamlError> {
     let mut flow_depth = 0i64;
     let mut next_mark = 0;
+    let mut block: Option<BlockScalar> = None;
     for (line, column) in text.tabs() {
         let tab = Position { line, column };
         if until.is_some_and(|u| (u.line, u.column) <= (line, column)) {
@@ -73,11 +74,17 @@ pub(super) fn misplaced(text: &Text, marks: &[Mark], until: Option<Position>) ->
         let Some(prev) = next_mark.checked_sub(1).and_then(|i| marks.get(i)) else { return Some(refused()) };
         match prev.kind {
             Kind::Quoted if text.inside_quotes(prev.at, tab) => continue,
-            Kind::Block { indent } => match in_block_scalar(text, prev.at, indent, tab) {
-                Some(true) => return Some(error(BLOCK_TAB, block_header(text, prev.at).unwrap_or(prev.at))),
-                Some(false) => continue,
-                None => return Some(refused()),
-            },
+            Kind::Block { indent } => {
+                let scalar = match &mut block {
+                    Some(b) if b.mark == prev.at => b,
+                    _ => block.insert(BlockScalar::new(text, prev.at, indent)),
+                };
+                match scalar.at_tab(text, tab) {
+                    Some(true) => return Some(error(BLOCK_TAB, scalar.header.unwrap_or(prev.at))),
+                    Some(false) => continue,
+                    None => return Some(refused()),
+                }
+            }
             Kind::Plain { indent } if line_start && prev.at.line < line && !text.comment_between(prev.at, tab) => {
                 if i64::from(column) - 1 <= indent {
                     return Some(error(BREAKS_PLAIN, prev.at));
@@ -103,31 +110,58 @@ fn token_could_start(before: &str) -> (bool, bool) {
     (line_start || indicators, line_start)
 }
 
-/// Whether `tab`, at the start of a line after the block scalar that starts
-/// at `start` in a collection indented `indent`, stands in the scalar's
-/// indentation, where libyaml wants spaces; `Some(false)` when it is the
-/// scalar's text (or the scalar gives its indentation, which this does not
-/// follow), `None` when the scalar ended before.
-fn in_block_scalar(text: &Text, start: Position, indent: i64, tab: Position) -> Option<bool> {
-    let Some(start) = block_header(text, start) else { return Some(false) };
-    let header: String = text.line(start.line).chars().skip(start.column as usize).collect();
-    if header.split('#').next().is_some_and(|h| h.contains(|c: char| c.is_ascii_digit())) {
-        return Some(false);
+/// Reading the lines after a block scalar's header, as far as its tabs ask;
+/// kept from one tab to the next, so that a block of tab-indented text is
+/// read once.
+struct BlockScalar {
+    /// The scalar's mark.
+    mark: Position,
+    /// The scalar's `|` or `>`; `None` when the scalar is not followed here
+    /// (no header found, or one that gives the indentation).
+    header: Option<Position>,
+    /// Where the collection's entries start (libyaml's `indent`).
+    indent: i64,
+    /// The indentation of the scalar's text, once a line shows it.
+    content: Option<usize>,
+    /// The last line read.
+    read_to: u32,
+    /// A line before ended the scalar.
+    ended: bool,
+}
+
+impl BlockScalar {
+    fn new(text: &Text, mark: Position, indent: i64) -> BlockScalar {
+        let header = block_header(text, mark).filter(|h| {
+            let rest: String = text.line(h.line).chars().skip(h.column as usize).collect();
+            !rest.split('#').next().is_some_and(|r| r.contains(|c: char| c.is_ascii_digit()))
+        });
+        let read_to = header.map_or(0, |h| h.line);
+        BlockScalar { mark, header, indent, content: None, read_to, ended: false }
     }
-    let mut content = None;
-    for n in start.line + 1..tab.line {
-        let line = text.line(n);
-        if line.trim().is_empty() {
-            continue;
+
+    /// Whether `tab`, at the start of a line after the scalar's header,
+    /// stands in the scalar's indentation, where libyaml wants spaces;
+    /// `Some(false)` when it is the scalar's text (or the scalar is not
+    /// followed), `None` when the scalar ended before.
+    fn at_tab(&mut self, text: &Text, tab: Position) -> Option<bool> {
+        if self.header.is_none() {
+            return Some(false);
         }
-        let spaces = line.len() - line.trim_start_matches(' ').len();
-        match content {
-            None if spaces as i64 > indent => content = Some(spaces),
-            Some(c) if spaces >= c => {}
-            _ => return None,
+        while !self.ended && self.read_to + 1 < tab.line {
+            self.read_to += 1;
+            let line = text.line(self.read_to);
+            if line.trim().is_empty() {
+                continue;
+            }
+            let spaces = line.len() - line.trim_start_matches(' ').len();
+            match self.content {
+                None if spaces as i64 > self.indent => self.content = Some(spaces),
+                Some(c) if spaces >= c => {}
+                _ => self.ended = true,
+            }
         }
+        (!self.ended).then(|| self.content.is_none_or(|c| (tab.column as usize - 1) < c))
     }
-    Some(content.is_none_or(|c| (tab.column as usize - 1) < c))
 }
 
 /// The `|` or `>` of the block scalar that yaml-rust2 places at `at`: there,
