@@ -112,10 +112,7 @@ impl HieraConfig {
             Ok(v) => v.map(|(v, _)| v),
             Err(e) => {
                 let at = e.at;
-                let message = match e.names_file {
-                    true => format!("({path}): {}", e.message),
-                    false => e.message,
-                };
+                let message = if e.names_file { format!("({path}): {}", e.message) } else { e.message };
                 // Puppet's YamlLoadError wraps Psych's, and `puppet lookup`
                 // prints both.
                 return Err(Error::puppet(format!("{message}\nWrapped exception:\n{message}")).at(

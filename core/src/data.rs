@@ -163,9 +163,10 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
     match yaml::load_document(text) {
         Err(e) => {
             let at = e.at;
-            let message = match e.names_file {
-                true => format!("Unable to parse ({path}): {}", e.message),
-                false => format!("Unable to parse {}", e.message),
+            let message = if e.names_file {
+                format!("Unable to parse ({path}): {}", e.message)
+            } else {
+                format!("Unable to parse {}", e.message)
             };
             Err(Error::lookup(message).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)))
         }

@@ -14,6 +14,9 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 mod block;
 mod errors;
 mod tabs;
+mod text;
+
+use text::Text;
 
 /// The position of a value in its file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -227,7 +230,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         let text = blanked.as_deref().unwrap_or(text);
         let mut loader = Loader {
             parser: Parser::new_from_str(text).keep_tags(true),
-            text: errors::Text::new(text),
+            text: Text::new(text),
             anchors: IndexMap::new(),
             nodes: 0,
             depth: 0,
@@ -244,8 +247,8 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             }
         }
         match (read, loader.blank) {
-            (Err(_), Some((range, tab))) => {
-                let mut again = if tab && !std::mem::replace(&mut spaced, true) {
+            (Err(_), Some(errors::Blank { range, tab_after_colon })) => {
+                let mut again = if tab_after_colon && !std::mem::replace(&mut spaced, true) {
                     errors::spaced_colons(text)
                 } else {
                     text.to_string()
@@ -267,18 +270,20 @@ const MAX_REREADS: usize = 32;
 /// How deeply collections may nest before loading stops with an error.
 pub const MAX_DEPTH: usize = 100;
 
+/// A document's root with its spans, if it has one, and the surprises met.
+type Reading = (Option<(Value, Spans)>, Vec<Surprise>);
+
 struct Loader<'a> {
     parser: Parser<std::str::Chars<'a>>,
-    text: errors::Text<'a>,
+    text: Text<'a>,
     anchors: IndexMap<usize, (Value, Tree)>,
     nodes: usize,
     depth: usize,
     /// The collections being read, outermost first.
     open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
-    /// What the parser stopped at that libyaml reads as blank, and whether
-    /// it is a tab after a colon.
-    blank: Option<(std::ops::Range<usize>, bool)>,
+    /// What the parser stopped at that libyaml reads as blank.
+    blank: Option<errors::Blank>,
     /// What was read where, kept when the text has a tab to judge.
     marks: Option<Vec<tabs::Mark>>,
     /// Where Psych stops reading: where the parser found the text wrong, if
@@ -288,8 +293,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     /// The first document's root, with its spans, and the surprises met.
-    #[allow(clippy::type_complexity)]
-    fn document(&mut self) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+    fn document(&mut self) -> Result<Reading, YamlError> {
         if let Some(e) = errors::unknown_directive(&self.text) {
             self.stopped_at = e.at;
             return Err(e);

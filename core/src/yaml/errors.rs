@@ -4,9 +4,9 @@
 //! collection that lacks an entry), not where the parser noticed, so its
 //! messages point at the line to mend.
 
+use super::text::{block_header_at, indent, Text};
 use super::{position, tabs, Position, YamlError};
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::ops::Range;
 use yaml_rust2::scanner::ScanError;
 
@@ -23,130 +23,6 @@ pub(super) struct Open {
     pub(super) flow: bool,
     /// Opened by a bracket (a flow collection of one pair has none).
     pub(super) bracket: bool,
-}
-
-/// A text and where its lines start, to find what is at a position.
-pub(super) struct Text<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-    /// The last position found (line, column, byte): the loader asks in the
-    /// text's order, so on a long line each search goes on from the last
-    /// instead of from the line's start.
-    cursor: Cell<(u32, u32, usize)>,
-}
-
-impl<'a> Text<'a> {
-    /// `text`, with its lines found.
-    pub(super) fn new(text: &'a str) -> Text<'a> {
-        let breaks = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1);
-        Text { text, starts: std::iter::once(0).chain(breaks).collect(), cursor: Cell::new((1, 1, 0)) }
-    }
-
-    /// Where the 1-based line `n` starts in the text.
-    fn start(&self, n: u32) -> Option<usize> {
-        self.starts.get((n as usize).checked_sub(1)?).copied()
-    }
-
-    /// The 1-based line `n`, without its line break; empty past the end.
-    pub(super) fn line(&self, n: u32) -> &'a str {
-        let Some(start) = self.start(n) else { return "" };
-        let end = self.start(n + 1).map_or(self.text.len(), |next| next - 1);
-        let line = &self.text[start..end];
-        line.strip_suffix('\r').unwrap_or(line)
-    }
-
-    /// Where `at` is in the text, in bytes.
-    fn offset(&self, at: Position) -> Option<usize> {
-        at.column.checked_sub(1)?;
-        let (line, column, byte) = self.cursor.get();
-        let (mut column, mut byte) = match line == at.line && column <= at.column {
-            true => (column, byte),
-            false => (1, self.start(at.line)?),
-        };
-        let end = self.start(at.line)? + self.line(at.line).len();
-        let mut chars = self.text[byte..end].chars();
-        while column < at.column {
-            byte += chars.next()?.len_utf8();
-            column += 1;
-        }
-        (byte < end).then_some(())?;
-        self.cursor.set((at.line, at.column, byte));
-        Some(byte)
-    }
-
-    /// The character at `at`.
-    pub(super) fn char_at(&self, at: Position) -> Option<char> {
-        self.text[self.offset(at)?..].chars().next()
-    }
-
-    /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
-    fn quote_end(&self, at: Position) -> Option<usize> {
-        let open = self.offset(at)?;
-        let mut rest = self.text[open..].char_indices();
-        let quote = rest.next()?.1;
-        while let Some((i, c)) = rest.next() {
-            match (quote, c) {
-                // `''` is a quote inside the scalar.
-                ('\'', '\'') if rest.clone().next().map(|(_, c)| c) == Some('\'') => _ = rest.next(),
-                ('"', '\\') => _ = rest.next(),
-                (q, c) if q == c => return Some(open + i),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// Whether the quoted scalar that opens at `at` closes.
-    fn closes_quote(&self, at: Position) -> bool {
-        !matches!(self.char_at(at), Some('\'' | '"')) || self.quote_end(at).is_some()
-    }
-
-    /// Whether `inner` is inside the quoted scalar that opens at `at`.
-    pub(super) fn inside_quotes(&self, at: Position, inner: Position) -> bool {
-        match (self.quote_end(at), self.offset(inner)) {
-            (Some(end), Some(inner)) => inner < end,
-            (None, _) => true,
-            _ => false,
-        }
-    }
-
-    /// Whether a comment starts between `from` and `to`.
-    pub(super) fn comment_between(&self, from: Position, to: Position) -> bool {
-        let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else { return false };
-        if from > to {
-            return false;
-        }
-        let span = &self.text[from..to];
-        span.match_indices('#').any(|(i, _)| i == 0 || matches!(span.as_bytes()[i - 1], b' ' | b'\t' | b'\n'))
-    }
-
-    /// The `-` at or just before `at` on its line, else `at`.
-    pub(super) fn dash_before(&self, at: Position) -> Position {
-        if self.char_at(at) == Some('-') {
-            return at;
-        }
-        let before: Vec<char> = self.line(at.line).chars().take(at.column.saturating_sub(1) as usize).collect();
-        match before.iter().rposition(|&c| c != ' ') {
-            Some(i) if before[i] == '-' => Position { column: i as u32 + 1, ..at },
-            _ => at,
-        }
-    }
-
-    /// Where the text's tabs are.
-    pub(super) fn tabs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        (1..=self.starts.len() as u32).flat_map(move |n| {
-            let line = self.line(n);
-            line.contains('\t').then_some(line).into_iter().flat_map(move |line| {
-                line.chars().enumerate().filter(|&(_, c)| c == '\t').map(move |(i, _)| (n, i as u32 + 1))
-            })
-        })
-    }
-
-    /// The first character of line `n` that is not a space.
-    fn first_content(&self, n: u32) -> Option<Position> {
-        let line = self.line(n);
-        (!line.trim().is_empty()).then(|| Position { line: n, column: indent(line) as u32 + 1 })
-    }
 }
 
 /// `e`, met while reading `text` with collections `open`, as Psych reports it.
@@ -168,22 +44,30 @@ pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Open]) -> YamlErro
     error(&problem, at)
 }
 
+/// What yaml-rust2 refuses and libyaml reads as blank.
+pub(super) struct Blank {
+    /// Where it is, in bytes.
+    pub(super) range: Range<usize>,
+    /// A tab after a colon (else a comment right after a token).
+    pub(super) tab_after_colon: bool,
+}
+
 /// What yaml-rust2 refuses, with `e`, that libyaml reads as blank: a tab
-/// after a colon, or a comment right after a token (`"value"# note`); as a
-/// range of bytes, and whether it is such a tab.
-pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<(Range<usize>, bool)> {
+/// after a colon, or a comment right after a token (`"value"# note`).
+pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
     let noticed = text.offset(position(e.marker()));
     match e.info() {
         "':' must be followed by a valid YAML whitespace" => {
             // yaml-rust2 stops after the blanks that follow the colon.
             let colon = text.text[..noticed?].trim_end_matches([' ', '\t']);
             let tab = colon.len();
-            (colon.ends_with(':') && text.text[tab..].starts_with('\t')).then_some((tab..tab + 1, true))
+            (colon.ends_with(':') && text.text[tab..].starts_with('\t'))
+                .then_some(Blank { range: tab..tab + 1, tab_after_colon: true })
         }
         "comments must be separated from other tokens by whitespace" => {
             let hash = noticed.filter(|&at| text.text[at..].starts_with('#'))?;
             let end = text.text[hash..].find(['\n', '\r']).map_or(text.text.len(), |n| hash + n);
-            Some((hash..end, false))
+            Some(Blank { range: hash..end, tab_after_colon: false })
         }
         _ => None,
     }
@@ -195,10 +79,7 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<(Range<usize>,
 /// a colon followed by a blank ends a plain scalar, so such a tab is never
 /// part of a value. The text keeps its length.
 pub(super) fn spaced_colons(text: &str) -> String {
-    let block_scalar = |l: &str| {
-        let content = l.split(" #").next().unwrap_or(l).trim_end();
-        content.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-').ends_with(['|', '>'])
-    };
+    let block_scalar = |l: &str| block_header_at(l).is_some();
     let open_quote = |l: &str| l.matches('"').count() % 2 == 1 || l.matches('\'').count() % 2 == 1;
     if text.lines().any(|l| block_scalar(l) || open_quote(l)) {
         return text.to_string();
@@ -211,7 +92,7 @@ pub(super) fn spaced_colons(text: &str) -> String {
 /// libyaml's error for a directive other than `%YAML` and `%TAG`, which
 /// yaml-rust2 skips.
 pub(super) fn unknown_directive(text: &Text) -> Option<YamlError> {
-    for n in 1..=text.starts.len() as u32 {
+    for n in 1..=text.lines() {
         let line = text.line(n);
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
@@ -237,10 +118,8 @@ pub(super) fn is_keyless_value(text: &Text, at: Position) -> bool {
     loop {
         let line_start = preceding.rfind('\n').map_or(0, |i| i + 1);
         let line = &preceding[line_start..];
-        let comment = match line.trim_start().starts_with('#') {
-            true => Some(line_start),
-            false => line.find(" #").map(|i| line_start + i),
-        };
+        let comment =
+            if line.trim_start().starts_with('#') { Some(line_start) } else { line.find(" #").map(|i| line_start + i) };
         match comment {
             Some(at) => preceding = preceding[..at].trim_end(),
             None => break,
@@ -254,9 +133,10 @@ pub(super) fn is_keyless_value(text: &Text, at: Position) -> bool {
 
 /// The error for a `: value` without its key, at `at` in `mapping`.
 pub(super) fn keyless_value(text: &Text, mapping: &Open, at: Position) -> YamlError {
-    match mapping.flow {
-        true => error("did not find expected node content while parsing a flow node", at),
-        false => error(NO_KEY, mapping_start(text, mapping.at)),
+    if mapping.flow {
+        error("did not find expected node content while parsing a flow node", at)
+    } else {
+        error(NO_KEY, mapping_start(text, mapping.at))
     }
 }
 
@@ -298,9 +178,12 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) 
         return (CANNOT_START, noticed);
     }
     let innermost = open.last().map(|o| (o.at, text.char_at(o.at)));
-    let block = |start: Position, sequence: bool| match sequence {
-        true => (NO_ENTRY, start),
-        false => (NO_KEY, mapping_start(text, start)),
+    let block = |start: Position, sequence: bool| {
+        if sequence {
+            (NO_ENTRY, start)
+        } else {
+            (NO_KEY, mapping_start(text, start))
+        }
     };
     let in_block = |(at, c): (Position, Option<char>)| block(at, c == Some('-'));
     match (info, innermost) {
@@ -404,8 +287,4 @@ fn is_bare(line: &str) -> bool {
         || content.ends_with(':')
         || content.contains(": ")
         || content.contains(" #"))
-}
-
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
 }

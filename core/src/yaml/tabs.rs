@@ -5,7 +5,8 @@
 //! the next lines' indentation, such a tab ends it with an error of its own
 //! when it stands left of the scalar's collection's contents.
 
-use super::errors::{error, Text, CANNOT_START};
+use super::errors::{error, CANNOT_START};
+use super::text::{block_header_at, indent, Text};
 use super::{Position, YamlError};
 
 /// What the loader read, where: enough to tell what precedes a tab.
@@ -153,7 +154,7 @@ impl BlockScalar {
             if line.trim().is_empty() {
                 continue;
             }
-            let spaces = line.len() - line.trim_start_matches(' ').len();
+            let spaces = indent(line);
             match self.content {
                 None if spaces as i64 > self.indent => self.content = Some(spaces),
                 Some(c) if spaces >= c => {}
@@ -171,9 +172,5 @@ fn block_header(text: &Text, at: Position) -> Option<Position> {
         return Some(at);
     }
     let n = (1..at.line).rev().find(|&n| !text.line(n).trim().is_empty())?;
-    let line = text.line(n);
-    let header = line.split(" #").next().unwrap_or(line).trim_end();
-    let indicator = header.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
-    let column = indicator.chars().count();
-    indicator.ends_with(['|', '>']).then_some(Position { line: n, column: column as u32 })
+    block_header_at(text.line(n)).map(|column| Position { line: n, column: column as u32 + 1 })
 }

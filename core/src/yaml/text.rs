@@ -1,0 +1,145 @@
+//! A text with its lines found, to tell what is at a position: the loader
+//! asks it where collections start and what stands around a tab or an error.
+
+use super::Position;
+use std::cell::Cell;
+
+/// A text and where its lines start, to find what is at a position.
+pub(super) struct Text<'a> {
+    pub(super) text: &'a str,
+    starts: Vec<usize>,
+    /// The last position found (line, column, byte): the loader asks in the
+    /// text's order, so on a long line each search goes on from the last
+    /// instead of from the line's start.
+    cursor: Cell<(u32, u32, usize)>,
+}
+
+impl<'a> Text<'a> {
+    /// `text`, with its lines found.
+    pub(super) fn new(text: &'a str) -> Text<'a> {
+        let breaks = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1);
+        Text { text, starts: std::iter::once(0).chain(breaks).collect(), cursor: Cell::new((1, 1, 0)) }
+    }
+
+    /// Where the 1-based line `n` starts in the text.
+    pub(super) fn start(&self, n: u32) -> Option<usize> {
+        self.starts.get((n as usize).checked_sub(1)?).copied()
+    }
+
+    /// The 1-based line `n`, without its line break; empty past the end.
+    pub(super) fn line(&self, n: u32) -> &'a str {
+        let Some(start) = self.start(n) else { return "" };
+        let end = self.start(n + 1).map_or(self.text.len(), |next| next - 1);
+        let line = &self.text[start..end];
+        line.strip_suffix('\r').unwrap_or(line)
+    }
+
+    /// Where `at` is in the text, in bytes.
+    pub(super) fn offset(&self, at: Position) -> Option<usize> {
+        at.column.checked_sub(1)?;
+        let (line, column, byte) = self.cursor.get();
+        let (mut column, mut byte) =
+            if line == at.line && column <= at.column { (column, byte) } else { (1, self.start(at.line)?) };
+        let end = self.start(at.line)? + self.line(at.line).len();
+        let mut chars = self.text[byte..end].chars();
+        while column < at.column {
+            byte += chars.next()?.len_utf8();
+            column += 1;
+        }
+        (byte < end).then_some(())?;
+        self.cursor.set((at.line, at.column, byte));
+        Some(byte)
+    }
+
+    /// The character at `at`.
+    pub(super) fn char_at(&self, at: Position) -> Option<char> {
+        self.text[self.offset(at)?..].chars().next()
+    }
+
+    /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
+    fn quote_end(&self, at: Position) -> Option<usize> {
+        let open = self.offset(at)?;
+        let mut rest = self.text[open..].char_indices();
+        let quote = rest.next()?.1;
+        while let Some((i, c)) = rest.next() {
+            match (quote, c) {
+                // `''` is a quote inside the scalar.
+                ('\'', '\'') if rest.clone().next().map(|(_, c)| c) == Some('\'') => _ = rest.next(),
+                ('"', '\\') => _ = rest.next(),
+                (q, c) if q == c => return Some(open + i),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether the quoted scalar that opens at `at` closes.
+    pub(super) fn closes_quote(&self, at: Position) -> bool {
+        !matches!(self.char_at(at), Some('\'' | '"')) || self.quote_end(at).is_some()
+    }
+
+    /// Whether `inner` is inside the quoted scalar that opens at `at`.
+    pub(super) fn inside_quotes(&self, at: Position, inner: Position) -> bool {
+        match (self.quote_end(at), self.offset(inner)) {
+            (Some(end), Some(inner)) => inner < end,
+            (None, _) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether a comment starts between `from` and `to`.
+    pub(super) fn comment_between(&self, from: Position, to: Position) -> bool {
+        let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else { return false };
+        if from > to {
+            return false;
+        }
+        let span = &self.text[from..to];
+        span.match_indices('#').any(|(i, _)| i == 0 || matches!(span.as_bytes()[i - 1], b' ' | b'\t' | b'\n'))
+    }
+
+    /// The `-` at or just before `at` on its line, else `at`.
+    pub(super) fn dash_before(&self, at: Position) -> Position {
+        if self.char_at(at) == Some('-') {
+            return at;
+        }
+        let before: Vec<char> = self.line(at.line).chars().take(at.column.saturating_sub(1) as usize).collect();
+        match before.iter().rposition(|&c| c != ' ') {
+            Some(i) if before[i] == '-' => Position { column: i as u32 + 1, ..at },
+            _ => at,
+        }
+    }
+
+    /// How many lines the text has.
+    pub(super) fn lines(&self) -> u32 {
+        self.starts.len() as u32
+    }
+
+    /// Where the text's tabs are.
+    pub(super) fn tabs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (1..=self.lines()).flat_map(move |n| {
+            let line = self.line(n);
+            line.contains('\t').then_some(line).into_iter().flat_map(move |line| {
+                line.chars().enumerate().filter(|&(_, c)| c == '\t').map(move |(i, _)| (n, i as u32 + 1))
+            })
+        })
+    }
+
+    /// The first character of line `n` that is not a space.
+    pub(super) fn first_content(&self, n: u32) -> Option<Position> {
+        let line = self.line(n);
+        (!line.trim().is_empty()).then(|| Position { line: n, column: indent(line) as u32 + 1 })
+    }
+}
+
+/// The indentation of `line`, in spaces.
+pub(super) fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Where the block scalar header (`|`, `>-`, `|2`...) that ends `line`, if
+/// one does, has its `|` or `>`, as a 0-based column.
+pub(super) fn block_header_at(line: &str) -> Option<usize> {
+    let content = line.split(" #").next().unwrap_or(line).trim_end();
+    let indicator = content.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    indicator.ends_with(['|', '>']).then(|| indicator.chars().count() - 1)
+}
