@@ -1,5 +1,8 @@
 //! What the integration tests share: where the recorded cases are.
 
+// Each test crate compiles this module and uses only part of it.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 
 /// The conformance directory (`tests/conformance`).
@@ -18,4 +21,22 @@ pub fn case_paths() -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
+}
+
+/// Which of a document's lookups read the file at `path`, given their
+/// explanations on the document as it is: a lookup whose explanation never
+/// names the file (as `Path "..."` or `Using configuration "..."`) does not
+/// read it, and an edit to it cannot change the lookup's answer. A lookup
+/// that failed without an explanation counts as reading every file, and so
+/// does every lookup when none names `path` (a path the document maps
+/// elsewhere). This keeps tests that edit every file of every case from
+/// growing with files times lookups.
+pub fn readers(explains: &[String], path: &str) -> Vec<bool> {
+    let quoted_end = format!("{path}\"");
+    let named: Vec<bool> = explains.iter().map(|e| e.is_empty() || e.contains(&quoted_end)).collect();
+    if explains.iter().any(|e| e.contains(&quoted_end)) {
+        named
+    } else {
+        vec![true; explains.len()]
+    }
 }
