@@ -147,7 +147,7 @@ fn render(value: &Value, as_: RenderAs) -> Result<String, String> {
     Ok(match as_ {
         RenderAs::Json => value.to_json()?.to_string(),
         RenderAs::Yaml => hiera_core::yaml::to_yaml(value).trim_end().to_string(),
-        RenderAs::S => hiera_core::convert::format_string(value),
+        RenderAs::S => value.to_ruby_s(),
     })
 }
 

@@ -100,6 +100,11 @@ fn explains_merges_and_lists_as_puppet_lookup_does() {
     assert_eq!(stdout(&all), "{\"motd\":\"web01 web\",\"users\":{\"bob\":{\"uid\":2}}}\n");
     let default = with(&["--default", "fallback", "no::such_key"]);
     assert_eq!((default.status.code(), stdout(&default).as_str()), (Some(0), "--- fallback\n"));
+
+    // `--render-as s` prints Ruby's `to_s`, as `puppet lookup` does.
+    scratch.write("env/data/common.yaml", "mixed: [1, \"it's\", 2.5, ~, {k: v}]\nratio: 1.5\n");
+    assert_eq!(stdout(&with(&["--render-as", "s", "mixed"])), "[1, \"it's\", 2.5, nil, {\"k\"=>\"v\"}]\n");
+    assert_eq!(stdout(&with(&["--render-as", "s", "ratio"])), "1.5\n");
 }
 
 #[test]
