@@ -1,7 +1,10 @@
 //! `convert_to`: Puppet's `new(Type, value, ...)` for the types lookup
 //! options use in practice.
 
-use crate::error::Error;
+mod sprintf;
+mod string;
+
+use crate::error::{Error, ErrorKind};
 use crate::types::{parse_noting_loss, Inferred, Type};
 use crate::value::{Hash, Str, Value};
 use regex_lite::Regex;
@@ -44,22 +47,68 @@ impl Target {
         (self.array_form && !self.lossy).then(|| self.ty.inspect()).flatten()
     }
 
-    /// Applies the option to a value. Returns the value and the arguments as
-    /// the explanation prints them.
-    pub fn apply(&self, key: &str, value: Value) -> Result<(Value, String), Error> {
+    /// Applies the option to a value: what `new` made of it, and the
+    /// arguments as the explanation prints them.
+    pub fn apply(&self, key: &str, value: Value) -> Result<Applied, Error> {
         let raised =
             |msg: String| Error::lookup(format!("The convert_to lookup_option for key '{key}' raised error: {msg}"));
-        let converted = new_value(&self.ty, value, &self.args).map_err(raised)?;
+        let value = match new_value(&self.ty, value, &self.args) {
+            Ok(v) => Ok(v),
+            Err(Refusal::Raised(msg)) => return Err(raised(msg)),
+            // Puppet makes the string, and fails when it is printed.
+            Err(refusal @ Refusal::NotUtf8) => Err(Error::lookup(refusal.into_message()).with_kind(ErrorKind::Render)),
+        };
         let mut printed = vec![self.ty.to_string()];
         printed.extend(self.args.iter().map(puppet_string));
-        Ok((converted, format!("[{}]", printed.join(", "))))
+        Ok(Applied { value, args: format!("[{}]", printed.join(", ")) })
+    }
+}
+
+/// What applying a `convert_to` option gave.
+#[derive(Debug)]
+pub struct Applied {
+    /// The new value, or the error that the value Puppet made raises when
+    /// it is used.
+    pub value: Result<Value, Error>,
+    /// The arguments `new` was called with, as the explanation prints them.
+    pub args: String,
+}
+
+/// Why `new` gave no value.
+#[derive(Debug)]
+enum Refusal {
+    /// It raised an error with this message.
+    Raised(String),
+    /// It made a string that is not UTF-8 (`%c` of a code point that is no
+    /// character).
+    NotUtf8,
+}
+
+impl Refusal {
+    fn into_message(self) -> String {
+        match self {
+            Refusal::Raised(msg) => msg,
+            Refusal::NotUtf8 => "source sequence is illegal/malformed utf-8".into(),
+        }
+    }
+}
+
+/// Puppet's `String(value)`, with its default formats.
+pub fn to_puppet_string(value: &Value) -> String {
+    // The default formats have no `%c`, the one way to fail.
+    string::new_string(value, &[]).unwrap_or_else(|refusal| refusal.into_message())
+}
+
+impl From<String> for Refusal {
+    fn from(msg: String) -> Refusal {
+        Refusal::Raised(msg)
     }
 }
 
 /// Puppet's `String()` of a value in an argument list.
 fn puppet_string(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("'{s}'"),
+        Value::String(s) => crate::types::puppet_quote(s),
         Value::Undef => "undef".into(),
         v => v.to_ruby_s(),
     }
@@ -117,7 +166,7 @@ fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
         let value = match ty {
             Type::Integer => to_integer(from, radix),
             Type::Float => to_float(from),
-            _ => new_value(ty, from.clone(), &[]),
+            _ => new_value(ty, from.clone(), &[]).map_err(Refusal::into_message),
         }?;
         return Ok(absolute(value, abs));
     }
@@ -169,7 +218,7 @@ fn named_args_mismatch(h: &Hash) -> String {
     }
 }
 
-fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
+fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, Refusal> {
     // With arguments (`[Integer, 10, true]`), `new` has something to do even
     // for a value of the type.
     if args.is_empty()
@@ -180,12 +229,12 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
         return Ok(value);
     }
     if let (Type::Integer | Type::Float | Type::Numeric, Value::Hash(h)) = (ty, &value) {
-        return from_named(ty, h);
+        return Ok(from_named(ty, h)?);
     }
     // The arguments after the value: Integer's radix and abs, the others' abs.
-    match ty {
+    let made = match ty {
         Type::Integer | Type::Float | Type::Numeric => number_new(ty, &value, args),
-        Type::String => Ok(Value::String(format_string(&value))),
+        Type::String => return string::new_string(&value, args).map(Value::String),
         Type::Boolean if !args.is_empty() => Err(format!("'new_boolean' expects 1 argument, got {}", args.len() + 1)),
         Type::Boolean => to_boolean(&value),
         Type::Array => match args {
@@ -201,10 +250,11 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, String> {
         Type::Sensitive => Ok(Value::Sensitive(Box::new(value))),
         Type::Optional(inner) => match value {
             Value::Undef => Ok(Value::Undef),
-            v => new_value(inner, v, args),
+            v => return new_value(inner, v, args),
         },
         other => Err(format!("Creation of new instance of type '{other}' is not supported")),
-    }
+    };
+    Ok(made?)
 }
 
 /// A number made positive when `abs` is `true`, as `new`'s `abs` argument does.
@@ -393,34 +443,6 @@ fn to_hash(v: Value) -> Result<Value, String> {
             Ok(Value::Hash(h))
         }
         v => Err(cannot(&v, "Hash")),
-    }
-}
-
-/// Puppet's default `String()` formatting: `%d` for integers, `%f` for
-/// floats, quoted strings inside collections.
-pub fn format_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Float(f) => format!("{f:.6}"),
-        Value::Undef => String::new(),
-        Value::Array(_) | Value::Hash(_) => format_nested(v),
-        v => v.to_ruby_s(),
-    }
-}
-
-fn format_nested(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("'{s}'"),
-        Value::Undef => "undef".into(),
-        Value::Array(a) => format!("[{}]", a.iter().map(format_nested).collect::<Vec<_>>().join(", ")),
-        Value::Hash(h) => format!(
-            "{{{}}}",
-            h.iter()
-                .map(|(k, v)| format!("{} => {}", format_nested(k), format_nested(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        v => format_string(v),
     }
 }
 

@@ -17,6 +17,10 @@ pub enum ErrorKind {
     /// Any other Ruby error (an invalid regexp, a failed sort): also hard,
     /// and not turned into a lookup error by a data provider.
     Runtime,
+    /// The lookup made a value that cannot be printed (a string that is not
+    /// UTF-8, which a `%c` format can make): `puppet lookup` prints the
+    /// whole explanation, then fails on the value.
+    Render,
 }
 
 /// An error from loading, configuring or looking up. It derefs to its

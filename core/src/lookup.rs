@@ -368,11 +368,11 @@ impl<'h> Run<'h> {
                         ex.type_object(a.clone(), inspect);
                     }
                 }
-                let (converted, args) = target.apply(&lk.key, value)?;
+                let applied = target.apply(&lk.key, value)?;
                 if let Some(ex) = self.ex.as_mut() {
-                    ex.text(format!("Applying convert_to lookup_option with arguments {args}"));
+                    ex.text(format!("Applying convert_to lookup_option with arguments {}", applied.args));
                 }
-                Ok(Some((converted, None)))
+                Ok(Some((applied.value?, None)))
             }
             (found, _) => Ok(found),
         }

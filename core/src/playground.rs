@@ -383,7 +383,7 @@ pub fn render(value: &Value) -> Result<Rendered, String> {
         value: value.clone(),
         json,
         yaml: crate::yaml::to_yaml(value),
-        puppet: crate::convert::format_string(value),
+        puppet: crate::convert::to_puppet_string(value),
         rich,
     })
 }

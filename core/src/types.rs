@@ -4,7 +4,7 @@ use crate::value::Value;
 
 mod inferred;
 
-pub(crate) use inferred::puppet_quote;
+pub(crate) use inferred::{puppet_double_quote, puppet_quote};
 pub use inferred::{Inferred, Text};
 
 /// The type Puppet's type mismatch describer names as "got ..." (from

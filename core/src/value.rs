@@ -529,10 +529,7 @@ pub fn inspect_str(s: &str) -> String {
             '\x07' => out.push_str("\\a"),
             '\x1b' => out.push_str("\\e"),
             '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c if is_unprintable(c) => {
+            c if (c as u32) < 0x20 || c as u32 == 0x7f || is_unprintable(c) => {
                 let _ = write!(out, "\\u{:04X}", c as u32);
             }
             c => out.push(c),

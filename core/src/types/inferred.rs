@@ -307,21 +307,7 @@ impl fmt::Display for Inferred {
 /// character, with `'` escaped and a backslash kept with what follows it.
 pub(crate) fn puppet_quote(s: &str) -> String {
     if s.chars().any(|c| (c as u32) < 0x20) {
-        let mut out = String::from("\"");
-        for c in s.chars() {
-            match c {
-                '\t' => out.push_str("\\t"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '"' => out.push_str("\\\""),
-                '$' => out.push_str("\\$"),
-                '\\' => out.push_str("\\\\"),
-                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
-                c => out.push(c),
-            }
-        }
-        out.push('"');
-        return out;
+        return puppet_double_quote(s);
     }
     let mut out = String::from("'");
     let mut escaped = false;
@@ -342,6 +328,26 @@ pub(crate) fn puppet_quote(s: &str) -> String {
         out.push('\\');
     }
     out.push('\'');
+    out
+}
+
+/// Puppet's `puppet_double_quote`: double quotes, with what would end or
+/// interpolate the string escaped, and control characters as `\u{..}`.
+pub(crate) fn puppet_double_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '$' => out.push_str("\\$"),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
     out
 }
 
