@@ -119,6 +119,10 @@ fn to_json(v: &Value) -> Json {
         Value::Hash(h) => Json::Object(h.iter().map(|(k, v)| (k.to_ruby_s(), to_json(v))).collect()),
         Value::Array(a) => Json::Array(a.iter().map(to_json).collect()),
         Value::Sensitive(_) => json!({"__rendered__": "Sensitive [value redacted]"}),
-        v => v.to_json().unwrap_or_else(|_| json!({"__rendered__": v.to_ruby_s()})),
+        v => v
+            .to_json()
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_else(|| json!({"__rendered__": v.to_ruby_s()})),
     }
 }

@@ -145,7 +145,7 @@ fn load(o: &Options) -> Result<Hiera, String> {
 
 fn render(value: &Value, as_: RenderAs) -> Result<String, String> {
     Ok(match as_ {
-        RenderAs::Json => value.to_json()?.to_string(),
+        RenderAs::Json => value.to_json()?,
         RenderAs::Yaml => hiera_core::yaml::to_yaml(value).trim_end().to_string(),
         RenderAs::S => value.to_ruby_s(),
     })

@@ -105,6 +105,10 @@ fn explains_merges_and_lists_as_puppet_lookup_does() {
     scratch.write("env/data/common.yaml", "mixed: [1, \"it's\", 2.5, ~, {k: v}]\nratio: 1.5\n");
     assert_eq!(stdout(&with(&["--render-as", "s", "mixed"])), "[1, \"it's\", 2.5, nil, {\"k\"=>\"v\"}]\n");
     assert_eq!(stdout(&with(&["--render-as", "s", "ratio"])), "1.5\n");
+    // And `--render-as json` writes floats and big integers as Ruby's json gem does.
+    scratch.write("env/data/common.yaml", "floats: [1.0e+20, 100.0, 0.1, 1.0e-07]\nbig: 18446744073709551616\n");
+    assert_eq!(stdout(&with(&["--render-as", "json", "floats"])), "[1.0e+20,100.0,0.1,1.0e-07]\n");
+    assert_eq!(stdout(&with(&["--render-as", "json", "big"])), "18446744073709551616\n");
 }
 
 #[test]

@@ -180,7 +180,8 @@ impl CaseLookup {
     /// The key as written: the key, or the list as JSON.
     pub fn key_label(&self) -> String {
         if self.key_is_list {
-            serde_json::to_string(&self.keys).unwrap_or_default()
+            let keys: Vec<Value> = self.keys.iter().map(|k| Value::String(k.clone())).collect();
+            Value::Array(keys.into()).to_json().unwrap_or_default()
         } else {
             self.keys.first().cloned().unwrap_or_default()
         }

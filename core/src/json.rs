@@ -1,6 +1,9 @@
-//! Reads JSON the way Ruby's json gem (2.6, as `json_data` uses it) does:
-//! integers of any size stay integers, `-0` is `0`, the last of duplicate
-//! keys wins, and errors quote the input from where the gem's parser gave up.
+//! JSON the way Ruby's json gem (2.6) reads and writes it. Reading, as
+//! `json_data` does: integers of any size stay integers, `-0` is `0`, the
+//! last of duplicate keys wins, and errors quote the input from where the
+//! gem's parser gave up. Writing, as `puppet lookup --render-as json`
+//! prints a value: keys in order, floats as Ruby prints them (`1.0e+20`),
+//! integers in full.
 
 use crate::value::{Hash, Value};
 
@@ -16,6 +19,91 @@ pub struct JsonError {
 
 /// The most nesting the reader follows (the gem's own default limit).
 const MAX_NESTING: usize = 100;
+
+/// Writes `value` as JSON, on one line as the gem's `generate` does, or
+/// `pretty`: an element a line, indented two spaces a level (empty arrays
+/// and hashes as `[]` and `{}`, where `pretty_generate` breaks them over
+/// lines). NaN and infinities are errors, with the gem's messages.
+pub fn generate(value: &Value, pretty: bool) -> Result<String, String> {
+    let mut out = String::new();
+    write(&mut out, value, pretty.then_some(0))?;
+    Ok(out)
+}
+
+fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), String> {
+    // The line break and indentation before an element at `depth`.
+    let line = |out: &mut String, depth: usize| {
+        if indent.is_some() {
+            out.push('\n');
+            out.push_str(&"  ".repeat(depth));
+        }
+    };
+    let depth = indent.unwrap_or(0);
+    let inner = indent.map(|d| d + 1);
+    match value {
+        Value::Undef => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Integer(i) => out.push_str(&i.to_string()),
+        Value::Float(f) if f.is_nan() => return Err("1003: NaN not allowed in JSON".into()),
+        Value::Float(f) if f.is_infinite() => {
+            return Err(format!("1000: {}Infinity not allowed in JSON", if *f < 0.0 { "-" } else { "" }))
+        }
+        Value::Float(f) => out.push_str(&crate::value::ruby_float(*f)),
+        Value::String(s) => string(out, s),
+        Value::Symbol(s) => string(out, s),
+        Value::Sensitive(_) => string(out, "Sensitive [value redacted]"),
+        Value::Array(a) => {
+            out.push('[');
+            for (n, v) in a.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                line(out, depth + 1);
+                write(out, v, inner)?;
+            }
+            if !a.is_empty() {
+                line(out, depth);
+            }
+            out.push(']');
+        }
+        Value::Hash(h) => {
+            out.push('{');
+            for (n, (k, v)) in h.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                line(out, depth + 1);
+                string(out, &k.to_ruby_s());
+                out.push_str(if indent.is_some() { ": " } else { ":" });
+                write(out, v, inner)?;
+            }
+            if !h.is_empty() {
+                line(out, depth);
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string: quotes, backslashes and control characters escaped.
+fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
 
 /// Parses a JSON document.
 pub fn parse(text: &str) -> Result<Value, JsonError> {
@@ -263,6 +351,26 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::value::Value;
+
+    // Expectations printed by `puppet lookup --render-as json` and Ruby's
+    // `JSON.generate`.
+    #[test]
+    fn writes_as_the_json_gem_does() {
+        let doc = |yaml: &str| crate::yaml::load(yaml).unwrap().unwrap().0;
+        let floats = doc("[1.0e+20, 100.0, 0.1, 1.0e-07, 2.5]");
+        assert_eq!(super::generate(&floats, false).unwrap(), "[1.0e+20,100.0,0.1,1.0e-07,2.5]");
+        let text = Value::from("a\u{1}\u{1f}/\u{2028}\"\\\n");
+        assert_eq!(super::generate(&text, false).unwrap(), "\"a\\u0001\\u001f/\u{2028}\\\"\\\\\\n\"");
+        let nested = doc("{a: [1, {}], b: [], 2: ~}");
+        assert_eq!(super::generate(&nested, false).unwrap(), r#"{"a":[1,{}],"b":[],"2":null}"#);
+        assert_eq!(
+            super::generate(&nested, true).unwrap(),
+            "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": [],\n  \"2\": null\n}"
+        );
+        assert_eq!(super::generate(&Value::Float(f64::NAN), false), Err("1003: NaN not allowed in JSON".into()));
+    }
+
     use super::*;
 
     #[test]

@@ -378,7 +378,7 @@ fn data_function(path: &str) -> Option<&'static str> {
 /// float) fails as `--render-as json` fails.
 pub fn render(value: &Value) -> Result<Rendered, String> {
     let rich = matches!(value, Value::Sensitive(_)).then(|| "Sensitive [value redacted]".to_string());
-    let json = value.to_json()?.to_string();
+    let json = value.to_json()?;
     Ok(Rendered {
         value: value.clone(),
         json,

@@ -418,59 +418,16 @@ impl Value {
         }
     }
 
-    /// The value as JSON, hash keys in order, the way `puppet lookup
-    /// --render-as json` prints it; non-finite floats are an error there too.
-    pub fn to_json(&self) -> Result<serde_json::Value, String> {
-        use serde_json::Value as J;
-        Ok(match self {
-            Value::Undef => J::Null,
-            Value::Bool(b) => J::Bool(*b),
-            Value::Integer(i) => match (i64::try_from(i.get()), u64::try_from(i.get())) {
-                (Ok(i), _) => J::from(i),
-                (_, Ok(u)) => J::from(u),
-                _ => J::from(i.get() as f64),
-            },
-            Value::Float(f) => {
-                if f.is_nan() {
-                    return Err("1003: NaN not allowed in JSON".into());
-                }
-                if f.is_infinite() {
-                    let sign = if *f < 0.0 { "-" } else { "" };
-                    return Err(format!("1000: {sign}Infinity not allowed in JSON"));
-                }
-                serde_json::Number::from_f64(*f).map(J::Number).unwrap_or(J::Null)
-            }
-            Value::String(s) => J::String(s.clone()),
-            Value::Symbol(s) => J::String(s.to_string()),
-            Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect::<Result<_, _>>()?),
-            Value::Hash(h) => {
-                let mut m = serde_json::Map::new();
-                for (k, v) in h {
-                    m.insert(k.to_ruby_s(), v.to_json()?);
-                }
-                J::Object(m)
-            }
-            Value::Sensitive(_) => J::String("Sensitive [value redacted]".into()),
-        })
+    /// The value as JSON on one line, the way `puppet lookup --render-as
+    /// json` prints it (see [`crate::json::generate`]); NaN and infinities
+    /// are an error there too.
+    pub fn to_json(&self) -> Result<String, String> {
+        crate::json::generate(self, false)
     }
 
-    /// Converts JSON into a value, keeping object key order.
-    pub fn from_json(json: &serde_json::Value) -> Value {
-        use serde_json::Value as J;
-        match json {
-            J::Null => Value::Undef,
-            J::Bool(b) => Value::Bool(*b),
-            J::Number(n) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Value::Integer(i.into()),
-                (_, Some(u)) => Value::Integer(u.into()),
-                _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-            },
-            J::String(s) => Value::String(s.clone()),
-            J::Array(a) => Value::Array(a.iter().map(Value::from_json).collect()),
-            J::Object(o) => {
-                Value::Hash(o.iter().map(|(k, v)| (Value::String(k.clone()), Value::from_json(v))).collect())
-            }
-        }
+    /// The value as indented JSON, an element a line, for people to read.
+    pub fn to_json_pretty(&self) -> Result<String, String> {
+        crate::json::generate(self, true)
     }
 }
 

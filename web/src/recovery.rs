@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use hiera_core::case::Document;
+use hiera_core::value::{Hash, Value};
 
 use crate::browser;
 
@@ -25,7 +26,7 @@ pub fn install() {
     std::panic::set_hook(Box::new(|info| {
         let held = LAST_EDIT.with(|e| e.borrow().clone());
         if let Some((path, text)) = held {
-            browser::save(RECOVERED_EDIT, &serde_json::json!({ "path": path, "text": text }).to_string());
+            browser::save(RECOVERED_EDIT, &edit_json(&path, &text));
         }
         web_sys::console::error_1(&format!("Hiera Playground: {info}").into());
         show_crash(&info.to_string());
@@ -44,12 +45,20 @@ fn show_crash(message: &str) {
     let _ = body.prepend_with_node_1(&banner);
 }
 
+/// An edit as it is kept in the browser's storage: `{"path": .., "text": ..}`.
+fn edit_json(path: &str, text: &str) -> String {
+    let edit: Hash =
+        [("path", path), ("text", text)].into_iter().map(|(k, v)| (Value::from(k), Value::from(v))).collect();
+    Value::Hash(edit).to_json().unwrap_or_default()
+}
+
 /// Puts a crashed session's last edit back into `doc`; returns the file's path.
 pub fn restore(doc: &mut Document) -> Option<String> {
     let saved = browser::load(RECOVERED_EDIT)?;
     browser::forget(RECOVERED_EDIT);
-    let edit: serde_json::Value = serde_json::from_str(&saved).ok()?;
-    let (path, text) = (edit.get("path")?.as_str()?, edit.get("text")?.as_str()?);
+    let edit = hiera_core::json::parse(&saved).ok()?;
+    let field = |name: &str| edit.as_hash()?.get(&Value::from(name))?.as_str();
+    let (path, text) = (field("path")?, field("text")?);
     match doc.files.iter_mut().find(|(p, _)| p == path) {
         Some((_, t)) => *t = text.to_string(),
         None => doc.files.push((path.to_string(), text.to_string())),
@@ -67,7 +76,7 @@ mod tests {
     fn a_crashed_edit_comes_back() {
         hold("data/common.yaml", "a: 2\n");
         let held = LAST_EDIT.with(|e| e.borrow().clone()).unwrap();
-        browser::save(RECOVERED_EDIT, &serde_json::json!({ "path": held.0, "text": held.1 }).to_string());
+        browser::save(RECOVERED_EDIT, &edit_json(&held.0, &held.1));
         let mut doc = Document::from_yaml("files:\n  data/common.yaml: |\n    a: 1\n").unwrap();
         assert_eq!(restore(&mut doc).as_deref(), Some("data/common.yaml"));
         assert_eq!(doc.files[0].1, "a: 2\n");

@@ -251,7 +251,7 @@ fn result_view(result: Option<&Evaluation>, format: Format) -> Html {
         Some(Outcome::Found(r)) => {
             let text = match format {
                 Format::Yaml => r.yaml.trim_start_matches("--- ").trim_start_matches("---\n").trim_end().to_string(),
-                Format::Json => pretty_json(&r.json),
+                Format::Json => r.value.to_json_pretty().unwrap_or_else(|_| r.json.clone()),
                 Format::Puppet => r.puppet.clone(),
             };
             html! { <pre class="value" data-testid="lookup-value">{ text }</pre> }
@@ -261,13 +261,6 @@ fn result_view(result: Option<&Evaluation>, format: Format) -> Html {
         }
         None => html! {},
     }
-}
-
-fn pretty_json(compact: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(compact)
-        .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| compact.to_string())
 }
 
 fn set_keys(l: &mut CaseLookup, text: &str) {

@@ -26,7 +26,7 @@ pub struct WhyProps {
 
 /// A value as compact text.
 fn show(v: &Value) -> String {
-    v.to_json().map(|j| j.to_string()).unwrap_or_else(|_| v.inspect())
+    v.to_json().unwrap_or_else(|_| v.inspect())
 }
 
 fn show_path(path: &[Value]) -> String {
