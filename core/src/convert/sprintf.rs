@@ -320,7 +320,8 @@ pub(super) fn float(spec: &Spec, v: f64) -> String {
         'g' => ("", general(a, spec.prec.unwrap_or(6), spec.sharp)),
         _ => ("0x", hex(a, spec.prec, spec.sharp)),
     };
-    let (prefix, body) = if upper { (prefix.to_uppercase(), body.to_uppercase()) } else { (prefix.into(), body) };
+    let (prefix, body) =
+        if upper { (prefix.to_ascii_uppercase(), body.to_ascii_uppercase()) } else { (prefix.into(), body) };
     let head = format!("{sign}{prefix}");
     if spec.zero && !spec.minus {
         let zeros = spec.width.unwrap_or(0).saturating_sub(head.len() + body.len());

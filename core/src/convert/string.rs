@@ -538,7 +538,7 @@ fn string(s: &str, f: &Format) -> Result<String, Refusal> {
         'c' => capitalize(s),
         'C' => s.split("::").map(capitalize).collect::<Vec<_>>().join("::"),
         'u' => s.to_uppercase(),
-        'd' => s.to_lowercase(),
+        'd' => s.to_ascii_lowercase(),
         't' => s.trim_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r', '\0']).to_string(),
         _ => return Err(f.illegal("String", "cCudspt").into()),
     };
@@ -553,7 +553,7 @@ fn string(s: &str, f: &Format) -> Result<String, Refusal> {
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.as_str().to_lowercase().chars()).collect(),
+        Some(first) => first.to_uppercase().chain(chars.as_str().to_ascii_lowercase().chars()).collect(),
         None => String::new(),
     }
 }
