@@ -1,6 +1,7 @@
 //! `convert_to`: Puppet's `new(Type, value, ...)` for the types lookup
 //! options use in practice.
 
+mod hash;
 mod sprintf;
 mod string;
 
@@ -246,7 +247,11 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, Refusal> 
             )),
             _ => Err(format!("'new_array' expects between 1 and 2 arguments, got {}", args.len() + 1)),
         },
-        Type::Hash => to_hash(value),
+        Type::Hash => match args {
+            [] => to_hash(value),
+            [option] => hash::from_tree(value, option),
+            _ => Err(format!("'new_hash' expects between 1 and 2 arguments, got {}", args.len() + 1)),
+        },
         Type::Sensitive => Ok(Value::Sensitive(Box::new(value))),
         Type::Optional(inner) => match value {
             Value::Undef => Ok(Value::Undef),

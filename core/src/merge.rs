@@ -421,25 +421,9 @@ fn sort_values(a: &mut Vec<Value>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The Ruby class of a value, as Ruby's error messages name it.
-pub(crate) fn ruby_class(v: &Value) -> &'static str {
-    match v {
-        Value::Undef => "NilClass",
-        Value::Bool(true) => "TrueClass",
-        Value::Bool(false) => "FalseClass",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::String(_) => "String",
-        Value::Symbol(_) => "Symbol",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
-    }
-}
-
 fn compare(x: &Value, y: &Value) -> Result<std::cmp::Ordering, Error> {
     use Value::*;
-    let fail = || Error::runtime(format!("comparison of {} with {} failed", ruby_class(x), ruby_class(y)));
+    let fail = || Error::runtime(format!("comparison of {} with {} failed", x.ruby_class(), y.ruby_class()));
     match (x, y) {
         (Integer(a), Integer(b)) => Ok(a.get().cmp(&b.get())),
         (Integer(a), Float(b)) => (a.get() as f64).partial_cmp(b).ok_or_else(fail),

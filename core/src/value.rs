@@ -406,6 +406,22 @@ impl Value {
         }
     }
 
+    /// The Ruby class of the value, as Ruby's error messages name it.
+    pub(crate) fn ruby_class(&self) -> &'static str {
+        match self {
+            Value::Undef => "NilClass",
+            Value::Bool(true) => "TrueClass",
+            Value::Bool(false) => "FalseClass",
+            Value::Integer(_) => "Integer",
+            Value::Float(_) => "Float",
+            Value::String(_) => "String",
+            Value::Symbol(_) => "Symbol",
+            Value::Array(_) => "Array",
+            Value::Hash(_) => "Hash",
+            Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+        }
+    }
+
     /// Ruby's `to_s`, as string interpolation uses it: strings as they are,
     /// `nil` as the empty string, collections as `inspect`.
     pub fn to_ruby_s(&self) -> String {

@@ -186,7 +186,7 @@ fn type_map_refused(h: &Hash) -> String {
 
 /// How a type mismatch shows a value: a string as itself, quoted, anything
 /// else by its type's name.
-fn shown(v: &Value) -> String {
+pub(super) fn shown(v: &Value) -> String {
     match v {
         Value::String(s) => puppet_quote(s),
         v => type_name(v),
@@ -232,7 +232,7 @@ fn container_format_errors(c: &Hash) -> Vec<String> {
 
 /// The name of a value's type in a message about a variant it matches
 /// none of: the type's name alone.
-fn type_name(v: &Value) -> String {
+pub(super) fn type_name(v: &Value) -> String {
     match v {
         Value::Array(a) if !a.is_empty() => "Tuple".into(),
         Value::Hash(h) if !h.is_empty() && h.keys().all(|k| matches!(k, Value::String(_))) => "Struct".into(),

@@ -215,7 +215,7 @@ impl Run<'_> {
                         (v, s) => {
                             return Err(Error::lookup(format!(
                                 "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{key}'",
-                                crate::merge::ruby_class(v),
+                                v.ruby_class(),
                                 s.to_ruby_s()
                             )))
                         }
