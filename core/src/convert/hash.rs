@@ -4,6 +4,7 @@
 
 use super::string::{shown, type_name};
 use crate::value::{ruby_float, Hash, Value};
+use crate::yaml::MAX_DEPTH;
 
 /// The signatures Puppet's dispatcher lists when it takes none.
 const SIGNATURES: [&str; 3] = [
@@ -41,6 +42,12 @@ pub(super) fn from_tree(from: Value, option: &Value) -> Result<Value, String> {
         let [Value::Array(path), value] = &pair[..] else { continue };
         match path.split_last() {
             None => merge_into_root(&mut result, value)?,
+            // Each step is a level of the hash built; past the levels a YAML
+            // document may have, the engine stops (Ruby goes on, and fails
+            // later, rendering or inspecting it).
+            Some(_) if path.len() > MAX_DEPTH => {
+                return Err(format!("a tree path of {} steps is deeper than {MAX_DEPTH} levels", path.len()));
+            }
             Some((last, steps)) => {
                 let value = if all_hashes { array_as_hash(value.clone()) } else { value.clone() };
                 assign(&mut result, steps, last, value)?;
@@ -112,25 +119,31 @@ fn merge_into_root(result: &mut Value, value: &Value) -> Result<(), String> {
 }
 
 /// Puppet's `reduce` down `steps` (a hash gets an empty hash for a key it
-/// lacks, an array is indexed), then `r[last] = value` where it lands.
-fn assign(node: &mut Value, steps: &[Value], last: &Value, value: Value) -> Result<(), String> {
-    let Some((step, rest)) = steps.split_first() else { return set(node, last, value) };
-    match node {
-        Value::Array(a) => match array_index(step, a.len())? {
-            Some(i) => assign(&mut a[i], rest, last, value),
-            // Past the end, Ruby's `memo[idx]` is nil.
-            None => assign(&mut Value::Undef, rest, last, value),
-        },
-        Value::Hash(h) => {
-            let next = h.entry(step.clone()).or_insert_with(|| Value::Hash(Hash::default()));
-            assign(next, rest, last, value)
-        }
-        other => Err(format!(
-            "undefined method `has_key?' for {}\n\n{REDUCE_LINE}\n{}^^^^^^^^^",
-            receiver(other),
-            " ".repeat(82)
-        )),
+/// lacks, an array is indexed), then `r[last] = value` where it lands. A
+/// loop, not recursion: a path is as long as the data makes it.
+fn assign(root: &mut Value, steps: &[Value], last: &Value, value: Value) -> Result<(), String> {
+    let mut node = root;
+    for (n, step) in steps.iter().enumerate() {
+        node = match node {
+            Value::Array(a) => {
+                let len = a.len();
+                match array_index(step, len)? {
+                    Some(i) => &mut a[i],
+                    // Past the end, Ruby's `memo[idx]` is nil, which no step goes into.
+                    None if n + 1 < steps.len() => return Err(no_has_key(&Value::Undef)),
+                    None => return set(&mut Value::Undef, last, value),
+                }
+            }
+            Value::Hash(h) => h.entry(step.clone()).or_insert_with(|| Value::Hash(Hash::default())),
+            other => return Err(no_has_key(other)),
+        };
     }
+    set(node, last, value)
+}
+
+/// Ruby's error for a step into what is neither a hash nor an array.
+fn no_has_key(memo: &Value) -> String {
+    format!("undefined method `has_key?' for {}\n\n{REDUCE_LINE}\n{}^^^^^^^^^", receiver(memo), " ".repeat(82))
 }
 
 /// The line of Puppet's `from_tree` that walks a path, as Ruby quotes it.
@@ -149,9 +162,17 @@ fn set(r: &mut Value, key: &Value, value: Value) -> Result<(), String> {
                     return Err(format!("index {i} too small for array; minimum: -{len}"));
                 }
                 Value::Integer(i) if i.get() < 0 => (i.get() + len as i128) as usize,
-                Value::Integer(i) => usize::try_from(i.get()).map_err(|_| "index too big".to_string())?,
+                Value::Integer(i) if i64::try_from(i.get()).is_err() => {
+                    return Err("bignum too big to convert into `long'".into());
+                }
+                Value::Integer(i) => i.get() as usize,
                 other => return Err(integer_conversion(other)),
             };
+            // Ruby would fill the array with nils up to the index; past a
+            // million of them the engine gives up, as Ruby does past memory.
+            if i >= len + crate::yaml::MAX_NODES {
+                return Err("failed to allocate memory".into());
+            }
             if i >= len {
                 a.resize(i + 1, Value::Undef);
             }
@@ -240,4 +261,30 @@ fn array_as_hash(v: Value) -> Value {
 
 fn index(i: usize) -> Value {
     Value::Integer((i as i64).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(path: Vec<Value>, value: Value) -> Value {
+        Value::Array(vec![Value::Array(vec![Value::Array(path.into()), value].into())].into())
+    }
+
+    #[test]
+    fn a_long_path_and_a_far_index_end_without_exhausting_the_machine() {
+        let steps = |n: usize| (0..n).map(|i| Value::from(format!("k{i}"))).collect::<Vec<_>>();
+        assert!(from_tree(tree(steps(MAX_DEPTH), Value::from("v")), &Value::from("tree")).is_ok());
+        let refused = from_tree(tree(steps(200_000), Value::from("v")), &Value::from("tree"));
+        assert_eq!(refused, Err(format!("a tree path of 200000 steps is deeper than {MAX_DEPTH} levels")));
+        let far = vec![Value::from("a"), Value::Integer(1_000_000_000_000i64.into())];
+        let input = Value::Array(
+            vec![
+                Value::Array(vec![Value::Array(vec![Value::from("a")].into()), Value::Array(Vec::new().into())].into()),
+                Value::Array(vec![Value::Array(far.into()), Value::from("v")].into()),
+            ]
+            .into(),
+        );
+        assert_eq!(from_tree(input, &Value::from("tree")), Err("failed to allocate memory".into()));
+    }
 }
