@@ -1,5 +1,7 @@
 //! `convert_to`: Puppet's `new(Type, value, ...)` for the types lookup
-//! options use in practice.
+//! options use in practice. String's `new` is Puppet's string conversion
+//! (`string`, over Ruby's `format` in `sprintf`), Hash's with a build
+//! option its `from_tree` (`hash`).
 
 mod hash;
 mod sprintf;
@@ -94,16 +96,16 @@ impl Refusal {
     }
 }
 
-/// Puppet's `String(value)`, with its default formats.
-pub fn to_puppet_string(value: &Value) -> String {
-    // The default formats have no `%c`, the one way to fail.
-    string::new_string(value, &[]).unwrap_or_else(|refusal| refusal.into_message())
-}
-
 impl From<String> for Refusal {
     fn from(msg: String) -> Refusal {
         Refusal::Raised(msg)
     }
+}
+
+/// Puppet's `String(value)`, with its default formats.
+pub fn to_puppet_string(value: &Value) -> String {
+    // The default formats have no `%c`, the one way to fail.
+    string::new_string(value, &[]).unwrap_or_else(|refusal| refusal.into_message())
 }
 
 /// Puppet's `String()` of a value in an argument list.
