@@ -318,9 +318,12 @@ fn is_container(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::Hash(_))
 }
 
+/// What Ruby's `strip` and `rstrip` take off: its whitespace and NUL.
+const RUBY_SPACE: [char; 7] = [' ', '\t', '\n', '\x0b', '\x0c', '\r', '\0'];
+
 /// Ruby's `rstrip!`.
 fn rstrip(buf: &mut String) {
-    let kept = buf.trim_end_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r', '\0']).len();
+    let kept = buf.trim_end_matches(RUBY_SPACE).len();
     buf.truncate(kept);
 }
 
@@ -539,7 +542,7 @@ fn string(s: &str, f: &Format) -> Result<String, Refusal> {
         'C' => s.split("::").map(capitalize).collect::<Vec<_>>().join("::"),
         'u' => s.to_uppercase(),
         'd' => s.to_ascii_lowercase(),
-        't' => s.trim_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r', '\0']).to_string(),
+        't' => s.trim_matches(RUBY_SPACE).to_string(),
         _ => return Err(f.illegal("String", "cCudspt").into()),
     };
     if f.alt {
