@@ -53,40 +53,63 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What a value with no strings, symbols or hashes is: what noting
+    /// a value's parts starts from.
+    pub const START: Entry = Entry { interpolated: false, lookup_value: true };
+
     /// Walks `value` once, for both answers: reading a large file calls
     /// this for every entry.
     pub fn of(value: &Value) -> Entry {
-        let mut entry = Entry { interpolated: false, lookup_value: true };
+        let mut entry = Entry::START;
         entry.walk(value);
         entry
     }
 
     fn walk(&mut self, value: &Value) {
         match value {
-            Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
-            Value::Symbol(_) => self.lookup_value = false,
             Value::Array(a) => a.iter().for_each(|v| self.walk(v)),
             Value::Hash(h) => {
                 for (k, v) in h {
-                    match k {
-                        Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
-                        Value::Integer(_) | Value::Float(_) => {}
-                        k => {
-                            self.lookup_value = false;
-                            self.interpolated |= has_tokens(k);
-                        }
-                    }
+                    self.note_key(k);
                     self.walk(v);
                 }
             }
+            scalar => self.note_scalar(scalar),
+        }
+    }
+
+    /// Takes in a scalar found in the value (a collection's parts are
+    /// noted one by one).
+    pub fn note_scalar(&mut self, scalar: &Value) {
+        match scalar {
+            Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
+            Value::Symbol(_) => self.lookup_value = false,
             _ => {}
+        }
+    }
+
+    /// Takes in a key of a hash found in the value.
+    pub fn note_key(&mut self, key: &Value) {
+        match key {
+            Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
+            Value::Integer(_) | Value::Float(_) => {}
+            key => {
+                self.lookup_value = false;
+                self.interpolated |= has_tokens(key);
+            }
         }
     }
 }
 
 impl DataFile {
-    fn new(hash: Hash, spans: Spans, surprises: Vec<yaml::Surprise>) -> DataFile {
-        let entries = vec![Cell::new(None); hash.len()];
+    /// A file read as `hash`; `entries` are what reading it learnt of its
+    /// top-level values, if it learnt them all, in order.
+    fn new(hash: Hash, spans: Spans, surprises: Vec<yaml::Surprise>, entries: Vec<Entry>) -> DataFile {
+        let entries = if entries.len() == hash.len() {
+            entries.into_iter().map(|e| Cell::new(Some(e))).collect()
+        } else {
+            vec![Cell::new(None); hash.len()]
+        };
         DataFile { hash, spans, starts: OnceCell::new(), surprises, keys_digest: OnceCell::new(), entries }
     }
 
@@ -170,9 +193,10 @@ fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Err
             };
             Err(Error::lookup(message).at(path, at.map(|a| a.line as usize), at.map(|a| a.column as usize)))
         }
-        Ok(yaml::Document { value: Some((Value::Hash(h), spans)), surprises, symbols }) => {
-            let hash = if symbols { symkeys_to_string(h) } else { h };
-            Ok(DataFile::new(hash, spans, surprises))
+        Ok(yaml::Document { value: Some((Value::Hash(h), spans)), surprises, symbols, entries }) => {
+            // Symbol keys made strings are no longer what reading saw.
+            let (hash, entries) = if symbols { (symkeys_to_string(h), Vec::new()) } else { (h, entries) };
+            Ok(DataFile::new(hash, spans, surprises, entries))
         }
         Ok(yaml::Document { value: other, .. }) => {
             // Psych's nil becomes `false`, which even strict mode lets through.
@@ -194,7 +218,7 @@ fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
     })?;
     match value {
         Value::Hash(hash) => {
-            Ok(DataFile::new(hash, Spans::default(), Vec::new()))
+            Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new()))
         }
         other => Err(Error::lookup(format!(
             "Value returned from data_hash function 'json_data', when using location '{path}', has wrong type, expects a Hash value, got {}",

@@ -6,6 +6,7 @@
 //! and its safe-load refusals (dates and times), and keeps the line and
 //! column of every value.
 
+use crate::data::Entry;
 use crate::value::{Hash, Value};
 use indexmap::IndexMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
@@ -171,6 +172,11 @@ pub struct Document {
     /// Whether the value may hold a symbol (`:name`), a key of which Puppet
     /// makes a string: false only where reading saw that it holds none.
     pub symbols: bool,
+    /// What a lookup needs to know of each top-level value, in order, learnt
+    /// while the text was read and in cache: walking the values again later
+    /// took 9 % of a cold lookup on the medium bench repo. Empty where the
+    /// reading did not learn it.
+    pub entries: Vec<Entry>,
 }
 
 /// Whether a symbol is anywhere in `value`: what [`Document::symbols`]
@@ -197,7 +203,7 @@ pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlErr
         Some(document) => Ok(document),
         None => {
             let (value, surprises) = load_with_event_parser(text)?;
-            Ok(Document { value, surprises, symbols: true })
+            Ok(Document { value, surprises, symbols: true, entries: Vec::new() })
         }
     }
 }

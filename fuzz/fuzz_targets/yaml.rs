@@ -1,7 +1,8 @@
 //! The YAML loader (Psych semantics) and the JSON reader: any input ends in a
 //! value or an error, and the loader's fast path for block-style text reads
-//! exactly what the event parser reads, whole or in pieces, and notes any
-//! symbol it reads.
+//! exactly what the event parser reads, whole or in pieces, notes any
+//! symbol it reads, and learns of each top-level value what walking it
+//! would.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -13,8 +14,12 @@ fuzz_target!(|text: &str| {
     for pieces in [1, 2, 3] {
         let document = hiera_core::yaml::document_in_pieces(text, pieces);
         assert_eq!(format!("{:?}", document.as_ref().map(|d| (&d.value, &d.surprises))), format!("{read:?}"));
-        if let Ok(hiera_core::yaml::Document { value: Some((value, _)), symbols, .. }) = &document {
+        if let Ok(hiera_core::yaml::Document { value: Some((value, _)), symbols, entries, .. }) = &document {
             assert!(*symbols || !hiera_core::yaml::holds_symbol(value), "a symbol unnoted");
+            if let (false, Some(hash)) = (entries.is_empty(), value.as_hash()) {
+                let walked: Vec<_> = hash.values().map(hiera_core::data::Entry::of).collect();
+                assert_eq!(entries, &walked, "what reading learnt of the entries");
+            }
         }
     }
     let _ = hiera_core::json::parse(text);

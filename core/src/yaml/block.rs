@@ -7,12 +7,15 @@
 //! scalars, escapes, tabs, documents, and every error) makes it give up, and
 //! the event parser reads the text instead: so it never needs an error
 //! message of its own. Tests and the `yaml` fuzz target compare the two.
+//! On the way it notes what a lookup needs to know of each top-level value
+//! (an [`Entry`]), which would otherwise take a walk over the value later.
 //!
 //! A long text is cut into pieces at top-level keys, read at once on the
 //! cores there are, and joined: the pieces' readings must also be exactly
 //! the whole's (same tests, same fuzz target).
 
 use super::{decimal, is_word, surprising, tokenize, Document, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
+use crate::data::Entry;
 use crate::threads;
 use crate::value::{Hash, Value};
 
@@ -85,6 +88,8 @@ struct Piece {
     surprises: Vec<Surprise>,
     nodes: usize,
     symbols: bool,
+    /// What each of `pairs`' values holds.
+    entries: Vec<Entry>,
 }
 
 /// Reads `text` in pieces that start at `starts` (the first at 0).
@@ -108,16 +113,18 @@ fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
     let len = pieces.iter().map(|p| p.pairs.len()).sum();
     let mut pieces = pieces.into_iter();
     let first = pieces.next()?;
-    let (mut positions, mut surprises, mut symbols) = (first.positions, first.surprises, first.symbols);
+    let (mut positions, mut surprises, mut symbols, mut entries) =
+        (first.positions, first.surprises, first.symbols, first.entries);
     let mut pairs = vec![first.pairs];
     for piece in pieces {
         positions.extend(piece.positions);
         surprises.extend(piece.surprises);
         symbols |= piece.symbols;
+        entries.extend(piece.entries);
         pairs.push(piece.pairs);
     }
     let value = mapping_of(pairs.into_iter().flatten(), len).ok()?;
-    Some(Document { value: Some((value, Spans::new(positions))), surprises, symbols })
+    Some(Document { value: Some((value, Spans::new(positions))), surprises, symbols, entries })
 }
 
 /// Reads one piece of a text, `first` or starting with a top-level key at
@@ -141,6 +148,8 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
         pairs: Vec::new(),
         items: Vec::new(),
         symbols: false,
+        entry: Entry::START,
+        top_entries: Vec::new(),
     };
     if first {
         r.positions.push(Position::default());
@@ -148,7 +157,14 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
     } else {
         r.rest()?;
     }
-    Ok(Piece { pairs: r.top, positions: r.positions, surprises: r.surprises, nodes: r.nodes, symbols: r.symbols })
+    Ok(Piece {
+        pairs: r.top,
+        positions: r.positions,
+        surprises: r.surprises,
+        nodes: r.nodes,
+        symbols: r.symbols,
+        entries: r.top_entries,
+    })
 }
 
 /// A mapping of `len` `pairs` in order. A repeated key is left to the
@@ -216,6 +232,10 @@ struct Reader<'a> {
     items: Vec<Value>,
     /// A symbol was read.
     symbols: bool,
+    /// What the top-level value being read holds so far.
+    entry: Entry,
+    /// The top-level values' [`Entry`]s.
+    top_entries: Vec<Entry>,
 }
 
 impl<'a> Reader<'a> {
@@ -385,8 +405,18 @@ impl<'a> Reader<'a> {
             let (key, colon) = self.key()?;
             // The event parser places a block mapping at its first `:`.
             let at = *first.get_or_insert_with(|| self.position(colon));
+            if top {
+                self.entry = Entry::START;
+            } else {
+                self.entry.note_key(&key);
+            }
             let value = self.value(indent)?;
-            if top { &mut self.top } else { &mut self.pairs }.push((key, value));
+            if top {
+                self.top_entries.push(self.entry);
+                self.top.push((key, value));
+            } else {
+                self.pairs.push((key, value));
+            }
             match self.next {
                 Some(n) if n == indent && !self.is_seq_entry() => {}
                 Some(n) if n > indent => return Err(GiveUp),
@@ -481,7 +511,9 @@ impl<'a> Reader<'a> {
                 let (text, at) = self.literal(indent)?;
                 self.positions.push(at);
                 self.skip_blank()?;
-                return Ok(Value::String(text));
+                let value = Value::String(text);
+                self.entry.note_scalar(&value);
+                return Ok(value);
             }
             _ => {
                 let text = self.plain()?;
@@ -491,6 +523,7 @@ impl<'a> Reader<'a> {
                 self.resolve(text, start)?
             }
         };
+        self.entry.note_scalar(&value);
         self.positions.push(at);
         self.end_line()?;
         self.skip_blank()?;
@@ -705,8 +738,12 @@ mod tests {
     /// The fast path's reading, if it read `text`, after checking that it is
     /// the event parser's.
     fn agrees(text: &str) -> bool {
-        let Some(Document { value: Some((value, spans)), surprises, symbols }) = load(text, 1) else { return false };
+        let Some(Document { value: Some((value, spans)), surprises, symbols, entries }) = load(text, 1) else {
+            return false;
+        };
         assert!(symbols || !super::super::holds_symbol(&value), "a symbol unnoted in {text:?}");
+        let walked: Vec<Entry> = value.as_hash().map_or(Vec::new(), |h| h.values().map(Entry::of).collect());
+        assert_eq!(entries, walked, "what reading learnt of the entries of {text:?}");
         let reference = super::super::load_with_event_parser(text);
         // Debug text, so that NaN equals NaN.
         let (fast, reference) = (
