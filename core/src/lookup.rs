@@ -89,7 +89,7 @@ pub(crate) struct Run<'h> {
     top_key: Rc<str>,
     module_name: Option<Rc<str>>,
     /// Keys asked for before: a session asks for the same keys again.
-    keys: rustc_hash::FxHashSet<Known>,
+    keys: hashbrown::HashTable<Rc<KnownKey>>,
     /// One copy of each module name those keys have: every lookup takes
     /// its key's, and most keys share a few.
     module_names: rustc_hash::FxHashSet<Rc<str>>,
@@ -122,35 +122,15 @@ pub(crate) struct Run<'h> {
 /// A key a run was asked for before.
 struct KnownKey {
     lk: LookupKey,
+    /// The key's hash in a run's set of keys: growing the set then reads
+    /// it here, where hashing the key again read the key's text from
+    /// wherever it lay (a fifth of the last-level cache misses of a cold
+    /// pass on the large bench repo).
+    hash: u64,
     /// The `lookup_options` of its module and which of them apply to it,
     /// once read (they do not change during a run).
     options: OnceCell<(Option<Rc<Compiled>>, Option<lookup_options::Match>)>,
 }
-
-/// A [`KnownKey`] in a run's set, found by its text: a session keeps every
-/// key it is asked for, and the set then holds one word for each.
-struct Known(Rc<KnownKey>);
-
-impl std::borrow::Borrow<str> for Known {
-    fn borrow(&self) -> &str {
-        &self.0.lk.key
-    }
-}
-
-impl std::hash::Hash for Known {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // As the `str` it borrows as.
-        self.0.lk.key.hash(state);
-    }
-}
-
-impl PartialEq for Known {
-    fn eq(&self, other: &Known) -> bool {
-        self.0.lk.key == other.0.lk.key
-    }
-}
-
-impl Eq for Known {}
 
 /// The `lookup_options` that applied to a lookup.
 #[derive(Clone, Debug, PartialEq)]
@@ -294,8 +274,9 @@ impl<'h> Run<'h> {
 
     /// The key split, from the keys asked for before or newly.
     fn known_key(&mut self, key: &str) -> Result<Rc<KnownKey>, Error> {
-        if let Some(known) = self.keys.get(key) {
-            return Ok(known.0.clone());
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key);
+        if let Some(known) = self.keys.find(hash, |known| known.hash == hash && *known.lk.key == *key) {
+            return Ok(known.clone());
         }
         let names = &mut self.module_names;
         let lk = LookupKey::parse_sharing(key, |m| match names.get(m) {
@@ -306,8 +287,8 @@ impl<'h> Run<'h> {
                 m
             }
         })?;
-        let known = Rc::new(KnownKey { lk, options: OnceCell::new() });
-        self.keys.insert(Known(known.clone()));
+        let known = Rc::new(KnownKey { lk, hash, options: OnceCell::new() });
+        self.keys.insert_unique(hash, known.clone(), |known| known.hash);
         Ok(known)
     }
 
