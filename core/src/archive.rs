@@ -28,7 +28,7 @@ pub fn export(doc: &Document) -> Vec<u8> {
     let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
     let mut facts = doc.facts.clone();
     for (k, v) in [("clientcert", node.as_str()), ("fqdn", node.as_str()), ("hostname", host), ("domain", domain)] {
-        facts.entry(Value::from(k)).or_insert_with(|| Value::from(v));
+        facts.get_or_insert_with(Value::from(k), || Value::from(v));
     }
     let facts = crate::yaml::to_yaml(&Value::Hash(facts));
     entries.push(("facts.yaml".into(), facts.into_bytes()));

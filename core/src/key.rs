@@ -1,7 +1,6 @@
 //! Dotted keys: `a.b.0`, `a."b.c"`, split as Puppet's `SubLookup#split_key`.
 
-use crate::value::{Str, Value};
-use indexmap::Equivalent;
+use crate::value::{Key, Str, Value};
 use std::rc::Rc;
 
 /// A key split into its root and the segments that dig into the root's value.
@@ -61,7 +60,7 @@ impl LookupKey {
 
     /// Whether a hash key is the root.
     pub fn is_root(&self, key: &Value) -> bool {
-        Str(self.root()).equivalent(key)
+        Str(self.root()).is(key)
     }
 }
 

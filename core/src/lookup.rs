@@ -14,7 +14,6 @@ use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
 use crate::value::{Hash, Value};
 use crate::Hiera;
-use indexmap::map::RawEntryApiV1;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::OnceCell;
 use std::rc::Rc;
@@ -572,7 +571,7 @@ impl<'h> Run<'h> {
         let root = lk.root();
         let file = self.data_hash(level, location)?;
         let in_namespace = level.module.as_deref().is_none_or(|m| root == LOOKUP_OPTIONS || in_module(root, m));
-        let index = at.or_else(|| file.hash.raw_entry_v1().index_from_hash(lk.root_hash, |k| lk.is_root(k)));
+        let index = at.or_else(|| file.hash.index_from_hash(lk.root_hash, |k| lk.is_root(k)));
         let Some((index, (_, value))) = index.and_then(|i| Some((i, file.hash.get_index(i)?))).filter(|_| in_namespace)
         else {
             self.not_found(root);

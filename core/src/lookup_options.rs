@@ -5,7 +5,6 @@
 use crate::error::Error;
 use crate::key::LookupKey;
 use crate::value::{Hash, Value};
-use indexmap::map::RawEntryApiV1;
 use std::cell::OnceCell;
 
 mod simple;
@@ -105,7 +104,9 @@ impl Compiled {
     /// Which options apply to a key's root, to be read with [`Compiled::get`].
     pub fn find(&self, key: &LookupKey) -> Option<Match> {
         let same = |k: &Value| key.is_root(k);
-        if let Some((i, _, v)) = self.keys.raw_entry_v1().from_hash_full(key.root_hash, same) {
+        if let Some((i, v)) =
+            self.keys.index_from_hash(key.root_hash, same).and_then(|i| Some((i, self.keys.get_index(i)?.1)))
+        {
             if !matches!(v, Value::Undef) {
                 return Some(Match::Key(i));
             }

@@ -41,7 +41,7 @@ impl Scope {
         for (k, v) in
             [("clientcert", node.name.clone()), ("fqdn", node.name.clone()), ("hostname", host), ("domain", domain)]
         {
-            facts.entry(Value::from(k)).or_insert(Value::String(v));
+            facts.get_or_insert_with(Value::from(k), || Value::String(v));
         }
         let certname = facts.get(&Str("clientcert")).map(Value::to_ruby_s).unwrap_or_default();
         let (thost, tdomain) = match certname.split_once('.') {

@@ -222,7 +222,7 @@ fn locate(value: &Value, positions: &[Position], path: &[Segment], leaf: &Value)
         v if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => Some(at),
         Value::Hash(h) => {
             let i = h.get_index_of(seg)?;
-            locate(&h[i], yaml::parts(positions, value).nth(i).unwrap_or_default(), rest, leaf)
+            locate(h.get_index(i)?.1, yaml::parts(positions, value).nth(i).unwrap_or_default(), rest, leaf)
         }
         // Array elements are found by value: merges move them, and a unique
         // merge flattens nested arrays.

@@ -3,13 +3,13 @@
 //! Hash keys are values too (YAML allows integer keys, and Puppet keeps them),
 //! and hashes keep their insertion order, which is part of every result.
 
-use indexmap::IndexMap;
 use std::fmt::Write as _;
 use std::hash::{Hash as StdHash, Hasher};
 use std::sync::{Arc, LazyLock};
 
-/// The map inside a [`Hash`](struct@Hash).
-pub type Map = IndexMap<Value, Value, rustc_hash::FxBuildHasher>;
+mod map;
+
+pub use map::{hash_of, Iter, Key, Map};
 
 /// An ordered hash, as Ruby's `Hash`: keys keep the order they were inserted in.
 /// Keys are hashed with FxHash: the data is the user's own, and hashing is
@@ -36,7 +36,7 @@ impl Default for Hash {
 impl Hash {
     /// An empty hash with room for `n` entries.
     pub fn with_capacity(n: usize) -> Hash {
-        Hash(Arc::new(Map::with_capacity_and_hasher(n, Default::default())))
+        Hash(Arc::new(Map::with_capacity(n)))
     }
 
     /// The map, copied only if it is shared.
@@ -78,7 +78,7 @@ impl FromIterator<(Value, Value)> for Hash {
 
 impl IntoIterator for Hash {
     type Item = (Value, Value);
-    type IntoIter = indexmap::map::IntoIter<Value, Value>;
+    type IntoIter = std::vec::IntoIter<(Value, Value)>;
     fn into_iter(self) -> Self::IntoIter {
         self.into_map().into_iter()
     }
@@ -86,7 +86,7 @@ impl IntoIterator for Hash {
 
 impl<'a> IntoIterator for &'a Hash {
     type Item = (&'a Value, &'a Value);
-    type IntoIter = indexmap::map::Iter<'a, Value, Value>;
+    type IntoIter = Iter<'a>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
@@ -306,8 +306,8 @@ impl StdHash for Str<'_> {
     }
 }
 
-impl indexmap::Equivalent<Value> for Str<'_> {
-    fn equivalent(&self, key: &Value) -> bool {
+impl Key for Str<'_> {
+    fn is(&self, key: &Value) -> bool {
         matches!(key, Value::String(s) if s == self.0)
     }
 }

@@ -134,7 +134,7 @@ fn assign(root: &mut Value, steps: &[Value], last: &Value, value: Value) -> Resu
                     None => return set(&mut Value::Undef, last, value),
                 }
             }
-            Value::Hash(h) => h.entry(step.clone()).or_insert_with(|| Value::Hash(Hash::default())),
+            Value::Hash(h) => h.get_or_insert_with(step.clone(), || Value::Hash(Hash::default())),
             other => return Err(no_has_key(other)),
         };
     }
