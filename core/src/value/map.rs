@@ -67,6 +67,24 @@ impl Map {
         Map { entries: Vec::with_capacity(n), index }
     }
 
+    /// The map of `entries`, in their order, taking their list as it is;
+    /// `None` if a key comes twice.
+    pub fn from_unique(entries: Vec<(Value, Value)>) -> Option<Map> {
+        if entries.len() <= INDEXED {
+            let repeated = entries.iter().enumerate().any(|(i, (k, _))| entries[..i].iter().any(|(seen, _)| seen == k));
+            return (!repeated).then_some(Map { entries, index: None });
+        }
+        let mut index = hashbrown::HashTable::with_capacity(entries.len());
+        for (at, (k, _)) in entries.iter().enumerate() {
+            let h = short(hash_of(k));
+            if index.find(widen(h), |&(seen, sh)| sh == h && entries[seen as usize].0 == *k).is_some() {
+                return None;
+            }
+            index.insert_unique(widen(h), (at as u32, h), |&(_, h)| widen(h));
+        }
+        Some(Map { entries, index: Some(Box::new(index)) })
+    }
+
     /// How many entries the map holds.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -351,6 +369,19 @@ mod tests {
             map.retain(|k, _| *k != key(2));
             assert_eq!(map.len(), n - 2);
             assert!(map.keys().all(|k| map.get(k).is_some()), "{n} entries");
+        }
+    }
+
+    #[test]
+    fn a_list_of_entries_is_a_map_unless_a_key_comes_twice() {
+        for n in [2, INDEXED, INDEXED + 1, 50] {
+            let entries: Vec<_> = (0..n).map(|i| (key(i), int(i as i64))).collect();
+            let map = Map::from_unique(entries.clone()).expect("unique keys");
+            assert_eq!(map, entries.iter().cloned().collect::<Map>());
+            assert!((0..n).all(|i| map.get_index_of(&key(i)) == Some(i)), "{n} entries");
+            let mut repeated = entries;
+            repeated.push((key(n / 2), Value::Undef));
+            assert!(Map::from_unique(repeated).is_none(), "{n} entries");
         }
     }
 

@@ -17,7 +17,7 @@
 use super::{decimal, is_word, surprising, tokenize, Document, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
 use crate::data::Entry;
 use crate::threads;
-use crate::value::{Hash, Value};
+use crate::value::{Map, Value};
 
 /// The text needs the event parser.
 struct GiveUp;
@@ -110,20 +110,18 @@ fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
     if pieces.iter().map(|p| p.nodes).sum::<usize>() > MAX_NODES {
         return None;
     }
-    let len = pieces.iter().map(|p| p.pairs.len()).sum();
     let mut pieces = pieces.into_iter();
     let first = pieces.next()?;
-    let (mut positions, mut surprises, mut symbols, mut entries) =
-        (first.positions, first.surprises, first.symbols, first.entries);
-    let mut pairs = vec![first.pairs];
+    let (mut pairs, mut positions, mut surprises, mut symbols, mut entries) =
+        (first.pairs, first.positions, first.surprises, first.symbols, first.entries);
     for piece in pieces {
+        pairs.extend(piece.pairs);
         positions.extend(piece.positions);
         surprises.extend(piece.surprises);
         symbols |= piece.symbols;
         entries.extend(piece.entries);
-        pairs.push(piece.pairs);
     }
-    let value = mapping_of(pairs.into_iter().flatten(), len).ok()?;
+    let value = mapping_of(pairs).ok()?;
     Some(Document { value: Some((value, Spans::new(positions))), surprises, symbols, entries })
 }
 
@@ -167,18 +165,12 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
     })
 }
 
-/// A mapping of `len` `pairs` in order. A repeated key is left to the
-/// event parser: it keeps its first place and takes its last value, as in
-/// Ruby, which would take the positions of the value it replaces out of the
-/// middle of the spans.
-fn mapping_of(pairs: impl Iterator<Item = (Value, Value)>, len: usize) -> Read<Value> {
-    let mut hash = Hash::with_capacity(len);
-    for (key, value) in pairs {
-        if hash.insert(key, value).is_some() {
-            return Err(GiveUp);
-        }
-    }
-    Ok(Value::Hash(hash))
+/// A mapping of `pairs` in order, kept in their list. A repeated key is
+/// left to the event parser: it keeps its first place and takes its last
+/// value, as in Ruby, which would take the positions of the value it
+/// replaces out of the middle of the spans.
+fn mapping_of(pairs: Vec<(Value, Value)>) -> Read<Value> {
+    Map::from_unique(pairs).map(|map| Value::Hash(map.into())).ok_or(GiveUp)
 }
 
 /// Characters the subset leaves to the event parser: tabs and carriage
@@ -392,8 +384,7 @@ impl<'a> Reader<'a> {
         let base = self.pairs.len();
         self.positions[slot] = self.entries(indent, false)?;
         self.depth -= 1;
-        let len = self.pairs.len() - base;
-        mapping_of(self.pairs.drain(base..), len)
+        mapping_of(self.pairs.drain(base..).collect())
     }
 
     /// The entries of a block mapping whose first key is at `pos`, in
