@@ -886,5 +886,14 @@ mod tests {
         ] {
             assert!(load(text, 1).is_none(), "the fast path read {text:?}");
         }
+        // A repeated key among more entries than a map compares one by one.
+        let many = |indent: &str, last: &str| {
+            let keys: String = (0..10).map(|i| format!("{indent}k{i}: {i}\n")).collect();
+            format!("{keys}{indent}{last}: x\n")
+        };
+        for text in [many("", "k3"), format!("a:\n{}", many("  ", "k9")), many("", "0.0").replace("k0", "-0.0")] {
+            assert!(load(&text, 1).is_none(), "the fast path read {text:?}");
+            assert!(load(&text.replace(": x", "_other: x"), 1).is_some(), "the fast path gave up on {text:?}");
+        }
     }
 }
