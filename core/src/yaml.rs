@@ -230,8 +230,12 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
     // leaves every position where it was: the first time for all the tabs
     // after a colon outside quotes and block scalars, then for each such
     // thing it stops at, a few times at most, since each reading starts over.
+    // A quoted scalar over lines indented no more than its collection is
+    // read again with them indented more; what follows it on its last line
+    // is then placed back where it was.
     let mut blanked: Option<String> = None;
     let mut spaced = false;
+    let mut shifts = Vec::new();
     for _ in 0..MAX_REREADS {
         let text = blanked.as_deref().unwrap_or(text);
         let mut loader = Loader {
@@ -243,17 +247,23 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             open: Vec::new(),
             surprises: Vec::new(),
             blank: None,
+            short_lines: None,
             marks: text.contains('\t').then(Vec::new),
             stopped_at: None,
         };
         let read = loader.document();
         if let Some(marks) = &loader.marks {
             if let Some(e) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
-                return Err(e);
+                return shifted_back(Err(e), &shifts);
             }
         }
-        match (read, loader.blank) {
-            (Err(_), Some(errors::Blank { range, tab_after_colon })) => {
+        match (read, loader.blank, loader.short_lines) {
+            (Err(_), _, Some((open, end))) => {
+                let (again, lines) = errors::reindented(text, open, end);
+                shifts.extend(lines);
+                blanked = Some(again);
+            }
+            (Err(_), Some(errors::Blank { range, tab_after_colon }), None) => {
                 let mut again = if tab_after_colon && !std::mem::replace(&mut spaced, true) {
                     errors::spaced_colons(text)
                 } else {
@@ -263,10 +273,38 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
                 again.replace_range(range, &spaces);
                 blanked = Some(again);
             }
-            (read, _) => return read,
+            (read, _, _) => return shifted_back(read, &shifts),
         }
     }
     Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
+}
+
+/// `read` placed in the text before its lines `shifts` name were
+/// reindented (see [`errors::reindented`]).
+fn shifted_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> Result<Reading, YamlError> {
+    if shifts.is_empty() {
+        return read;
+    }
+    let back = |at| errors::shifted_back(at, shifts);
+    match read {
+        Ok((root, mut surprises)) => {
+            for s in &mut surprises {
+                s.at = back(s.at);
+            }
+            let root = root.map(|(value, spans)| (value, Spans(spans.0.into_iter().map(back).collect())));
+            Ok((root, surprises))
+        }
+        Err(YamlError { message, at: Some(at), names_file }) => {
+            let placed = back(at);
+            let suffix = format!(" at line {} column {}", at.line, at.column);
+            let message = match message.strip_suffix(&suffix) {
+                Some(problem) => format!("{problem} at line {} column {}", placed.line, placed.column),
+                None => message,
+            };
+            Err(YamlError { message, at: Some(placed), names_file })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// How many times [`load_with_event_parser`] reads a text again with spaces
@@ -290,6 +328,9 @@ struct Loader<'a> {
     surprises: Vec<Surprise>,
     /// What the parser stopped at that libyaml reads as blank.
     blank: Option<errors::Blank>,
+    /// A quoted scalar the parser refused for its lines' indentation,
+    /// which libyaml reads: where it opens and closes.
+    short_lines: Option<(usize, usize)>,
     /// What was read where, kept when the text has a tab to judge.
     marks: Option<Vec<tabs::Mark>>,
     /// Where Psych stops reading: where the parser found the text wrong, if
@@ -330,6 +371,7 @@ impl Loader<'_> {
             Ok(t) => t,
             Err(e) => {
                 self.blank = errors::read_as_blank(&e, &self.text);
+                self.short_lines = errors::quoted_over_short_lines(&e, &self.text);
                 self.stopped_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }
@@ -1001,6 +1043,30 @@ mod tests {
         let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(texts, ["yes", "0755", "1e3", "1:20"]);
         assert_eq!(s[1].reading, "`0755` is read as the octal number 493; quote it for the string");
+    }
+
+    #[test]
+    fn a_quoted_scalar_goes_on_over_lines_indented_no_more_than_its_key() {
+        // As Psych reads them; yaml-rust2 refuses the lines' indentation.
+        let text = "a:\n  b: 'x\n  y'\n  c: \"p\nq\" # note\nd: [\"u\nv\", yes]\ne: 'w\n\n z'\n";
+        let ((value, spans), surprises) = match load_noting_surprises(text).unwrap() {
+            (Some(root), surprises) => (root, surprises),
+            (None, _) => panic!("nothing read"),
+        };
+        assert_eq!(value.inspect(), r#"{"a"=>{"b"=>"x y", "c"=>"p q"}, "d"=>["u v", true], "e"=>"w\nz"}"#);
+        // `yes` keeps its place after the quote that closes on line 7.
+        assert_eq!(
+            surprises.iter().map(|s| (s.text.as_str(), s.at)).collect::<Vec<_>>(),
+            [("yes", Position { line: 7, column: 5 })]
+        );
+        let d = parts(spans.positions(), &value).nth(1).unwrap();
+        assert_eq!(
+            parts(d, value.get("d").unwrap()).map(at).collect::<Vec<_>>(),
+            [Position { line: 6, column: 5 }, Position { line: 7, column: 5 }]
+        );
+        // A document marker ends the scalar for libyaml too.
+        let e = load("a: 'x\n---\ny'\n").unwrap_err();
+        assert_eq!(e.message, "found unexpected document indicator while scanning a quoted scalar at line 1 column 4");
     }
 
     #[test]

@@ -73,6 +73,62 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
     }
 }
 
+/// A quoted scalar over lines indented no more than its collection, which
+/// yaml-rust2 refuses and libyaml reads, that `e` stopped at: where its
+/// quote opens and closes, in bytes. None if a line it goes on over starts
+/// with a document marker, which ends it for libyaml too.
+pub(super) fn quoted_over_short_lines(e: &ScanError, text: &Text) -> Option<(usize, usize)> {
+    if e.info() != "invalid indentation in quoted scalar" {
+        return None;
+    }
+    let at = position(e.marker());
+    let (open, end) = (text.offset(at)?, text.quote_end(at)?);
+    let marker = |line: &str| {
+        (line.starts_with("---") || line.starts_with("..."))
+            && matches!(line.as_bytes().get(3), None | Some(b' ' | b'\t' | b'\n' | b'\r'))
+    };
+    let lines = text.text[open..end].split('\n').skip(1);
+    (!lines.clone().any(marker)).then_some((open, end))
+}
+
+/// `text` with each line that the quoted scalar from byte `open` to `end`
+/// goes on over indented by the quote's column and a space instead of by
+/// its own blanks, which the scalar's folding drops either way; and, for
+/// each such line, its number, its new indentation and how many characters
+/// longer it got, for [`shifted_back`].
+pub(super) fn reindented(text: &str, open: usize, end: usize) -> (String, Vec<Shift>) {
+    let line_start = text[..open].rfind('\n').map_or(0, |n| n + 1);
+    let indent = text[line_start..open].chars().count() + 1;
+    let first_line = text[..open].matches('\n').count() as u32 + 1;
+    let (mut out, mut shifts, mut from) = (String::with_capacity(text.len() + indent * 4), Vec::new(), 0);
+    for (line, (n, _)) in (first_line + 1..).zip(text[open..end].match_indices('\n')) {
+        let start = open + n + 1;
+        let blanks = text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
+        out.push_str(&text[from..start]);
+        out.extend(std::iter::repeat_n(' ', indent));
+        from = start + blanks;
+        shifts.push(Shift { line, indent: indent as u32, longer: indent as i64 - blanks as i64 });
+    }
+    out.push_str(&text[from..]);
+    (out, shifts)
+}
+
+/// A line [`reindented`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Shift {
+    line: u32,
+    indent: u32,
+    longer: i64,
+}
+
+/// `at` in the text before the lines `shifts` name were reindented.
+pub(super) fn shifted_back(at: Position, shifts: &[Shift]) -> Position {
+    match shifts.iter().find(|s| s.line == at.line) {
+        Some(s) if at.column > s.indent => Position { column: (at.column as i64 - s.longer).max(1) as u32, ..at },
+        _ => at,
+    }
+}
+
 /// `text` with a space for the tab after every colon that is followed by
 /// one, on a line without quotes, unless a block scalar (`|`, `>`) or a
 /// quoted scalar over several lines may hold such a colon as text. Elsewhere

@@ -57,7 +57,7 @@ impl<'a> Text<'a> {
     }
 
     /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
-    fn quote_end(&self, at: Position) -> Option<usize> {
+    pub(super) fn quote_end(&self, at: Position) -> Option<usize> {
         let open = self.offset(at)?;
         let mut rest = self.text[open..].char_indices();
         let quote = rest.next()?.1;
