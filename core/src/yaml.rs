@@ -1064,6 +1064,9 @@ mod tests {
             parts(d, value.get("d").unwrap()).map(at).collect::<Vec<_>>(),
             [Position { line: 6, column: 5 }, Position { line: 7, column: 5 }]
         );
+        // Its lines' leading tabs are blanks to libyaml, whatever the indentation.
+        let (tabbed, _) = load("a: 'x\n\t y'\nb:\n  c: \"p\n\tq\"\n").unwrap().unwrap();
+        assert_eq!(tabbed.inspect(), r#"{"a"=>"x y", "b"=>{"c"=>"p q"}}"#);
         // A document marker ends the scalar for libyaml too.
         let e = load("a: 'x\n---\ny'\n").unwrap_err();
         assert_eq!(e.message, "found unexpected document indicator while scanning a quoted scalar at line 1 column 4");

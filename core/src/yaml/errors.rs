@@ -48,15 +48,28 @@ pub(super) fn psych_error(e: &ScanError, text: &Text, open: &[Open]) -> YamlErro
 pub(super) struct Blank {
     /// Where it is, in bytes.
     pub(super) range: Range<usize>,
-    /// A tab after a colon (else a comment right after a token).
+    /// A tab after a colon (else a comment right after a token, or a
+    /// quoted scalar's line indented by a tab).
     pub(super) tab_after_colon: bool,
 }
 
 /// What yaml-rust2 refuses, with `e`, that libyaml reads as blank: a tab
-/// after a colon, or a comment right after a token (`"value"# note`).
+/// after a colon, a comment right after a token (`"value"# note`), or the
+/// blanks a quoted scalar's line starts with, where there is a tab.
 pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
     let noticed = text.offset(position(e.marker()));
     match e.info() {
+        // Raised only on a quoted scalar's line, whose leading blanks
+        // libyaml skips, tabs and all.
+        "tab cannot be used as indentation" => {
+            let tab = noticed?;
+            let start = text.text[..tab].rfind('\n').map_or(0, |n| n + 1);
+            let rest = &text.text[tab..];
+            Some(Blank {
+                range: start..tab + rest.len() - rest.trim_start_matches([' ', '\t']).len(),
+                tab_after_colon: false,
+            })
+        }
         "':' must be followed by a valid YAML whitespace" => {
             // yaml-rust2 stops after the blanks that follow the colon.
             let colon = text.text[..noticed?].trim_end_matches([' ', '\t']);
