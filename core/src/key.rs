@@ -44,7 +44,7 @@ impl LookupKey {
         let root = dotted.as_ref().map_or(key, |d| &d.root);
         let module =
             root.as_bytes().windows(2).position(|w| w == b"::").map(|i| module(if i == 0 { root } else { &root[..i] }));
-        let root_hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, Str(root));
+        let root_hash = crate::value::hash_of(&Str(root));
         Ok(LookupKey { key: Rc::from(key), root_hash, module, dotted })
     }
 

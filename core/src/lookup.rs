@@ -273,7 +273,7 @@ impl<'h> Run<'h> {
 
     /// The key split, from the keys asked for before or newly.
     fn known_key(&mut self, key: &str) -> Result<Rc<KnownKey>, Error> {
-        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key);
+        let hash = crate::value::hash_of(key);
         if let Some(known) = self.keys.find(hash, |known| known.hash == hash && *known.lk.key == *key) {
             return Ok(known.clone());
         }

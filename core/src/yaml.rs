@@ -254,7 +254,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
         let read = loader.document();
         if let Some(marks) = &loader.marks {
             if let Some(e) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
-                return shifted_back(Err(e), &shifts);
+                return placed_back(Err(e), &shifts);
             }
         }
         match (read, loader.blank, loader.short_lines) {
@@ -273,7 +273,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
                 again.replace_range(range, &spaces);
                 blanked = Some(again);
             }
-            (read, _, _) => return shifted_back(read, &shifts),
+            (read, _, _) => return placed_back(read, &shifts),
         }
     }
     Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
@@ -281,7 +281,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
 
 /// `read` placed in the text before its lines `shifts` name were
 /// reindented (see [`errors::reindented`]).
-fn shifted_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> Result<Reading, YamlError> {
+fn placed_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> Result<Reading, YamlError> {
     if shifts.is_empty() {
         return read;
     }
@@ -295,13 +295,9 @@ fn shifted_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> R
             Ok((root, surprises))
         }
         Err(YamlError { message, at: Some(at), names_file }) => {
-            let placed = back(at);
-            let suffix = format!(" at line {} column {}", at.line, at.column);
-            let message = match message.strip_suffix(&suffix) {
-                Some(problem) => format!("{problem} at line {} column {}", placed.line, placed.column),
-                None => message,
-            };
-            Err(YamlError { message, at: Some(placed), names_file })
+            // The message ends with the position, as `errors::error` writes it.
+            let problem = message.strip_suffix(&errors::error("", at).message).unwrap_or(&message);
+            Err(YamlError { names_file, ..errors::error(problem, back(at)) })
         }
         Err(e) => Err(e),
     }

@@ -5,10 +5,9 @@ use super::{Found, LevelProvider, ProviderKey, Run};
 use crate::config::FunctionKind;
 use crate::data::{self, DataFile};
 use crate::key::LookupKey;
-use crate::value::Value;
-use rustc_hash::FxBuildHasher;
+use crate::value::{hash_of, Value};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// Which locations of a hierarchy hold each key, for a session's plain
@@ -112,7 +111,7 @@ impl Run<'_> {
                 }
             }
         }
-        let index = Rc::new(index_of(&files, unreadable, located, |k| FxBuildHasher.hash_one(k)));
+        let index = Rc::new(index_of(&files, unreadable, located, hash_of));
         let p = self.providers.get_mut(pkey)?;
         *(if default_hierarchy { &mut p.default_index } else { &mut p.index }) = Some(index.clone());
         Some(index)
@@ -219,8 +218,8 @@ mod tests {
     #[test]
     fn each_key_visits_the_files_holding_it_in_order() {
         let files = files(&[(1, "a: 1\nb: 2\n"), (4, "c: 3\na: 4\n"), (7, "a: 5\n")]);
-        let index = index_of(&files, vec![5], true, |k| FxBuildHasher.hash_one(k));
-        let visit = |k: &str| index.visit(FxBuildHasher.hash_one(Value::from(k))).unwrap();
+        let index = index_of(&files, vec![5], true, hash_of);
+        let visit = |k: &str| index.visit(hash_of(&Value::from(k))).unwrap();
         assert_eq!(visit("a").holding, [(1, 0), (4, 1), (7, 0)]);
         assert_eq!(visit("c").holding, [(4, 0)]);
         assert_eq!(visit("z").holding, []);

@@ -40,8 +40,30 @@ impl Key for Value {
 pub struct Map {
     entries: Vec<(Value, Value)>,
     /// Positions in `entries` by key hash, for more than [`INDEXED`]
-    /// entries: (position, the hash's 32 bits).
-    index: Option<Box<hashbrown::HashTable<(u32, u32)>>>,
+    /// entries.
+    index: Option<Box<Index>>,
+}
+
+/// Each slot: a position and the 32 bits of its key's hash that [`short`]
+/// keeps.
+type Index = hashbrown::HashTable<(u32, u32)>;
+
+/// Files position `at` under a key's `short` hash.
+fn file(index: &mut Index, at: usize, short: u32) {
+    index.insert_unique(widen(short), (at as u32, short), |&(_, h)| widen(h));
+}
+
+/// The index of `entries`; `None` if a key comes twice.
+fn index_of(entries: &[(Value, Value)]) -> Option<Box<Index>> {
+    let mut index = Index::with_capacity(entries.len());
+    for (at, (k, _)) in entries.iter().enumerate() {
+        let h = short(hash_of(k));
+        if index.find(widen(h), |&(seen, sh)| sh == h && entries[seen as usize].0 == *k).is_some() {
+            return None;
+        }
+        file(&mut index, at, h);
+    }
+    Some(Box::new(index))
 }
 
 /// The 32 bits of a key's hash an index keeps.
@@ -63,7 +85,7 @@ impl Map {
 
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
-        let index = (n > INDEXED).then(|| Box::new(hashbrown::HashTable::with_capacity(n)));
+        let index = (n > INDEXED).then(|| Box::new(Index::with_capacity(n)));
         Map { entries: Vec::with_capacity(n), index }
     }
 
@@ -74,15 +96,8 @@ impl Map {
             let repeated = entries.iter().enumerate().any(|(i, (k, _))| entries[..i].iter().any(|(seen, _)| seen == k));
             return (!repeated).then_some(Map { entries, index: None });
         }
-        let mut index = hashbrown::HashTable::with_capacity(entries.len());
-        for (at, (k, _)) in entries.iter().enumerate() {
-            let h = short(hash_of(k));
-            if index.find(widen(h), |&(seen, sh)| sh == h && entries[seen as usize].0 == *k).is_some() {
-                return None;
-            }
-            index.insert_unique(widen(h), (at as u32, h), |&(_, h)| widen(h));
-        }
-        Some(Map { entries, index: Some(Box::new(index)) })
+        let index = index_of(&entries)?;
+        Some(Map { entries, index: Some(index) })
     }
 
     /// How many entries the map holds.
@@ -162,10 +177,9 @@ impl Map {
     /// Adds an entry whose key the map does not hold (`hash` is the key's,
     /// when the map is indexed).
     fn push(&mut self, hash: Option<u64>, key: Value, value: Value) {
-        let at = self.entries.len() as u32;
         match (&mut self.index, hash) {
             (Some(index), Some(hash)) => {
-                index.insert_unique(widen(short(hash)), (at, short(hash)), |&(_, h)| widen(h));
+                file(index, self.entries.len(), short(hash));
                 self.entries.push((key, value));
             }
             _ => {
@@ -177,18 +191,9 @@ impl Map {
         }
     }
 
-    /// Builds the index of positions anew.
+    /// Builds the index of positions anew (the keys are unique).
     fn reindex(&mut self) {
-        if self.entries.len() <= INDEXED {
-            self.index = None;
-            return;
-        }
-        let mut index = hashbrown::HashTable::with_capacity(self.entries.capacity());
-        for (at, (k, _)) in self.entries.iter().enumerate() {
-            let h = short(hash_of(k));
-            index.insert_unique(widen(h), (at as u32, h), |&(_, h)| widen(h));
-        }
-        self.index = Some(Box::new(index));
+        self.index = if self.entries.len() > INDEXED { index_of(&self.entries) } else { None };
     }
 
     /// Removes `key`'s entry, moving the entries after it up a place, and

@@ -100,8 +100,8 @@ pub(super) fn quoted_over_short_lines(e: &ScanError, text: &Text) -> Option<(usi
         (line.starts_with("---") || line.starts_with("..."))
             && matches!(line.as_bytes().get(3), None | Some(b' ' | b'\t' | b'\n' | b'\r'))
     };
-    let lines = text.text[open..end].split('\n').skip(1);
-    (!lines.clone().any(marker)).then_some((open, end))
+    let mut lines = text.text[open..end].split('\n').skip(1);
+    (!lines.any(marker)).then_some((open, end))
 }
 
 /// `text` with each line that the quoted scalar from byte `open` to `end`
