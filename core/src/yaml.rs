@@ -230,14 +230,25 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
     // leaves every position where it was: the first time for all the tabs
     // after a colon outside quotes and block scalars, then for each such
     // thing it stops at, a few times at most, since each reading starts over.
-    // A quoted scalar over lines indented no more than its collection is
-    // read again with them indented more; what follows it on its last line
-    // is then placed back where it was.
+    // A quoted scalar or a flow collection over lines indented no more than
+    // the block collection around it is read again with them indented
+    // more, and what follows on those lines is placed back where it was. A
+    // flow collection's extent is found from its brackets, so the reading
+    // must find each line reindented for one inside one, or the text is
+    // refused as it first was. The first time, the flow collections further
+    // on that open where a key or a `-` puts them are mended too, so that a
+    // file written in that style is read twice rather than once for each;
+    // if that misjudged a line, it is read again with only the first mended.
     let mut blanked: Option<String> = None;
     let mut spaced = false;
     let mut shifts = Vec::new();
+    let mut flow_lines: Vec<u32> = Vec::new();
+    let mut refused = None;
+    let mut ahead = true;
+    let mut undo: Option<Undo> = None;
+    let original = text;
     for _ in 0..MAX_REREADS {
-        let text = blanked.as_deref().unwrap_or(text);
+        let text = blanked.as_deref().unwrap_or(original);
         let mut loader = Loader {
             parser: Parser::new_from_str(text).keep_tags(true),
             text: Text::new(text),
@@ -248,6 +259,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             surprises: Vec::new(),
             blank: None,
             short_lines: None,
+            flows: Vec::new(),
             marks: text.contains('\t').then(Vec::new),
             stopped_at: None,
         };
@@ -258,10 +270,24 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
             }
         }
         match (read, loader.blank, loader.short_lines) {
-            (Err(_), _, Some((open, end))) => {
-                let (again, lines) = errors::reindented(text, open, end);
-                shifts.extend(lines);
-                blanked = Some(again);
+            (Err(e), _, Some(short)) => {
+                let mut mend = vec![short];
+                if mend[0].flow {
+                    refused.get_or_insert_with(|| placed_back(Err(e.clone()), &shifts));
+                    if std::mem::take(&mut ahead) {
+                        mend.extend(errors::later_flows(text, &mend[0]));
+                        undo = (mend.len() > 1).then(|| Undo {
+                            text: blanked.clone(),
+                            shifts: shifts.len(),
+                            flow_lines: flow_lines.len(),
+                            first: mend[0].clone(),
+                        });
+                    }
+                }
+                match reindent(text, &mend, &mut shifts, &mut flow_lines) {
+                    Some(again) => blanked = Some(again),
+                    None => return placed_back(Err(e), &shifts),
+                }
             }
             (Err(_), Some(errors::Blank { range, tab_after_colon }), None) => {
                 let mut again = if tab_after_colon && !std::mem::replace(&mut spaced, true) {
@@ -273,10 +299,65 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
                 again.replace_range(range, &spaces);
                 blanked = Some(again);
             }
-            (read, _, _) => return placed_back(read, &shifts),
+            (read, _, _) => {
+                // Each line reindented for a flow collection that the parser
+                // read must be in one, closed or still open where it stopped.
+                let stop = loader.stopped_at.map_or(u32::MAX, |at| at.line);
+                let open = loader.open.iter().find(|o| o.flow).map(|o| (o.at.line, u32::MAX));
+                let inside = |&line: &u32| {
+                    line > stop || loader.flows.iter().chain(&open).any(|&(from, to)| from < line && line <= to)
+                };
+                let misjudged = !flow_lines.iter().all(inside);
+                if let Some(undo) = undo.take().filter(|_| misjudged) {
+                    shifts.truncate(undo.shifts);
+                    flow_lines.truncate(undo.flow_lines);
+                    let before = undo.text.as_deref().unwrap_or(original);
+                    match reindent(before, &[undo.first], &mut shifts, &mut flow_lines) {
+                        Some(again) => {
+                            blanked = Some(again);
+                            continue;
+                        }
+                        None => return refused.unwrap_or_else(|| placed_back(read, &shifts)),
+                    }
+                }
+                return match refused {
+                    Some(refused) if misjudged => refused,
+                    _ => placed_back(read, &shifts),
+                };
+            }
         }
     }
     Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
+}
+
+/// Where to go back to when mending flow collections ahead misjudged a line.
+struct Undo {
+    /// The text before, if it was not the original.
+    text: Option<String>,
+    shifts: usize,
+    flow_lines: usize,
+    /// The collection the parser stopped in, to mend alone.
+    first: errors::ShortLines,
+}
+
+/// `text` with the lines of `shorts` reindented, their shifts noted in
+/// `shifts` and, for flow collections', their numbers in `flow_lines`; None
+/// if no line needed it.
+fn reindent(
+    text: &str,
+    shorts: &[errors::ShortLines],
+    shifts: &mut Vec<errors::Shift>,
+    flow_lines: &mut Vec<u32>,
+) -> Option<String> {
+    let (again, lines) = errors::reindented(text, shorts);
+    if lines.is_empty() {
+        return None;
+    }
+    if shorts.iter().any(|s| s.flow) {
+        flow_lines.extend(lines.iter().map(|s| s.line));
+    }
+    shifts.extend(lines);
+    Some(again)
 }
 
 /// `read` placed in the text before its lines `shifts` name were
@@ -324,9 +405,11 @@ struct Loader<'a> {
     surprises: Vec<Surprise>,
     /// What the parser stopped at that libyaml reads as blank.
     blank: Option<errors::Blank>,
-    /// A quoted scalar the parser refused for its lines' indentation,
-    /// which libyaml reads: where it opens and closes.
-    short_lines: Option<(usize, usize)>,
+    /// A quoted scalar or flow collection the parser refused for its
+    /// lines' indentation, which libyaml reads.
+    short_lines: Option<errors::ShortLines>,
+    /// Each outermost flow collection read: the lines of its brackets.
+    flows: Vec<(u32, u32)>,
     /// What was read where, kept when the text has a tab to judge.
     marks: Option<Vec<tabs::Mark>>,
     /// Where Psych stops reading: where the parser found the text wrong, if
@@ -367,7 +450,8 @@ impl Loader<'_> {
             Ok(t) => t,
             Err(e) => {
                 self.blank = errors::read_as_blank(&e, &self.text);
-                self.short_lines = errors::quoted_over_short_lines(&e, &self.text);
+                self.short_lines = errors::quoted_over_short_lines(&e, &self.text)
+                    .or_else(|| errors::flow_over_short_lines(&e, &self.text, &self.open));
                 self.stopped_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }
@@ -391,6 +475,9 @@ impl Loader<'_> {
         if let Some(open) = self.open.pop() {
             if open.bracket {
                 self.mark(end, tabs::Kind::FlowClose);
+                if !self.open.iter().any(|o| o.flow) {
+                    self.flows.push((open.at.line, self.text.closing_line(end)));
+                }
             }
         }
         self.depth -= 1;
@@ -1066,6 +1153,56 @@ mod tests {
         // A document marker ends the scalar for libyaml too.
         let e = load("a: 'x\n---\ny'\n").unwrap_err();
         assert_eq!(e.message, "found unexpected document indicator while scanning a quoted scalar at line 1 column 4");
+    }
+
+    #[test]
+    fn a_flow_collection_goes_on_over_lines_indented_no_more_than_its_key() {
+        // As Psych reads them, tabs and all; yaml-rust2 refuses the lines'
+        // indentation, and reads ahead of the collection in a sequence.
+        let text = "a:\n  b: [\n  x, 'y\nz',\n\t{p: 1,\n  }] # ]\n  c: [1,\n# [\n2]\nd:\n  - [e,\n  f]\n";
+        let (value, spans) = load(text).unwrap().unwrap();
+        assert_eq!(value.inspect(), r#"{"a"=>{"b"=>["x", "y z", {"p"=>1}], "c"=>[1, 2]}, "d"=>[["e", "f"]]}"#);
+        let a = parts(spans.positions(), &value).next().unwrap();
+        let b = parts(a, value.get("a").unwrap()).next().unwrap();
+        let items = value.get("a").and_then(|a| a.get("b")).unwrap();
+        assert_eq!(
+            parts(b, items).map(at).collect::<Vec<_>>(),
+            [Position { line: 3, column: 3 }, Position { line: 3, column: 6 }, Position { line: 5, column: 2 }]
+        );
+        // A file written in that style, read again once for all of them;
+        // and with the error libyaml finds after them.
+        let many: String =
+            (0..60).map(|i| format!("  k{i}: [\n  x{i},\n  ]\n  t{i}: |\n    c: [3,\n  s{i}: it's\n")).collect();
+        let (value, _) = load(&format!("a:\n{many}")).unwrap().unwrap();
+        assert_eq!(value.get("a").and_then(|a| a.get("k59")).unwrap().inspect(), r#"["x59"]"#);
+        assert_eq!(value.get("a").and_then(|a| a.get("t59")).unwrap().inspect(), r#""c: [3,\n""#);
+        let e = load(&format!("a:\n{many}  d: x: y\n")).unwrap_err();
+        assert_eq!(e.message, "mapping values are not allowed in this context at line 362 column 7");
+        // Found ahead in a block scalar whose header the look ahead misses,
+        // a collection's lines are not in one as read: only the first
+        // collection is mended.
+        let (value, spans) = load("a:\n  b: [1,\n  2]\n  t: |\t# c\n    k: [x,\n    y]\n").unwrap().unwrap();
+        assert_eq!(value.inspect(), r#"{"a"=>{"b"=>[1, 2], "t"=>"k: [x,\ny]\n"}}"#);
+        let a = parts(spans.positions(), &value).next().unwrap();
+        assert_eq!(parts(a, value.get("a").unwrap()).map(at).collect::<Vec<_>>()[1], Position { line: 5, column: 5 });
+        // What libyaml refuses in a flow collection stays refused.
+        for (text, error) in [
+            (
+                "a:\n  b: [1,\n...\n2]\n",
+                "did not find expected node content while parsing a flow node at line 3 column 1",
+            ),
+            (
+                "a:\n  b: [1,\n2\nc: 3\n",
+                "did not find expected ',' or ']' while parsing a flow sequence at line 2 column 6",
+            ),
+            (
+                "a:\n  b: [1, 2\n c: 3]\n",
+                "did not find expected ',' or ']' while parsing a flow sequence at line 2 column 6",
+            ),
+            ("a:\n  [1,\n2]: x\n", "mapping values are not allowed in this context at line 3 column 3"),
+        ] {
+            assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
+        }
     }
 
     #[test]

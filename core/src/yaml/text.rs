@@ -73,6 +73,24 @@ impl<'a> Text<'a> {
         None
     }
 
+    /// The line of the bracket that closes a flow collection the parser
+    /// ended at `end`: yaml-rust2 ends a flow mapping at its last comma.
+    pub(super) fn closing_line(&self, end: Position) -> u32 {
+        let Some(from) = self.offset(end) else { return end.line };
+        let (mut line, mut comment) = (end.line, false);
+        for c in self.text[from..].chars() {
+            match c {
+                '\n' => (line, comment) = (line + 1, false),
+                _ if comment => {}
+                '#' => comment = true,
+                ']' | '}' => return line,
+                ' ' | '\t' | '\r' | ',' => {}
+                _ => break,
+            }
+        }
+        end.line
+    }
+
     /// Whether the quoted scalar that opens at `at` closes.
     pub(super) fn closes_quote(&self, at: Position) -> bool {
         !matches!(self.char_at(at), Some('\'' | '"')) || self.quote_end(at).is_some()
