@@ -15,7 +15,8 @@ pub const MAX_EXPANDED: usize = 64 << 20;
 /// The most files an archive or folder may hold.
 pub const MAX_FILES: usize = 10_000;
 
-/// The zip of a document.
+/// The zip of a document. Its entries are stored, not deflated: they are a
+/// few kilobytes of text, and the page does without a deflate encoder.
 pub fn export(doc: &Document) -> Vec<u8> {
     let env = environment_dir(&doc.environment);
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
@@ -165,7 +166,7 @@ pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String>
     Ok(doc)
 }
 
-// ---- the zip format (stored or deflated entries, no encryption) ----
+// ---- the zip format (stored or deflated entries, no encryption; written stored) ----
 
 fn crc32(data: &[u8]) -> u32 {
     let mut crc = !0u32;
@@ -182,8 +183,6 @@ fn zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();
     for (name, data) in entries {
-        let packed = miniz_oxide::deflate::compress_to_vec(data, 6);
-        let (method, body) = if packed.len() < data.len() { (8u16, packed) } else { (0u16, data.clone()) };
         let offset = out.len() as u32;
         let crc = crc32(data);
         let header = |sig: u32, central: bool| {
@@ -194,10 +193,10 @@ fn zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
             }
             h.extend(20u16.to_le_bytes());
             h.extend(0x0800u16.to_le_bytes()); // names are UTF-8
-            h.extend(method.to_le_bytes());
+            h.extend(0u16.to_le_bytes()); // stored
             h.extend(0u32.to_le_bytes()); // time and date
             h.extend(crc.to_le_bytes());
-            h.extend((body.len() as u32).to_le_bytes());
+            h.extend((data.len() as u32).to_le_bytes());
             h.extend((data.len() as u32).to_le_bytes());
             h.extend((name.len() as u16).to_le_bytes());
             h.extend(0u16.to_le_bytes());
@@ -210,7 +209,7 @@ fn zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
             h
         };
         out.extend(header(0x0403_4b50, false));
-        out.extend(&body);
+        out.extend(data);
         central.extend(header(0x0201_4b50, true));
     }
     let start = out.len() as u32;
@@ -296,6 +295,9 @@ mod tests {
         assert_eq!(doc.files[1].0, "data/common.yaml");
         assert_eq!(doc.facts.get(&Str("role")), Some(&Value::from("db")));
         assert!(import(b"not a zip").is_err());
+        // Deflated entries, as zip tools write them (Python's zipfile made it).
+        let doc = import(include_bytes!("../tests/data/deflated.zip")).unwrap();
+        assert_eq!(doc.files[1], ("data/common.yaml".to_string(), "a: deflated\n".repeat(4)));
     }
 
     #[test]

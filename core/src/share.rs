@@ -42,8 +42,9 @@ impl std::fmt::Display for ShareError {
     }
 }
 
-/// The fragment (without `#`) for a document.
-pub fn encode(shared: &Shared) -> String {
+/// The text a link packs: the document in the case format, with `open` and
+/// `selected`.
+pub fn text(shared: &Shared) -> String {
     let mut text = shared.document.to_yaml();
     if let Some(open) = &shared.open {
         text.push_str(&format!(
@@ -54,7 +55,13 @@ pub fn encode(shared: &Shared) -> String {
     if let Some(i) = shared.selected {
         text.push_str(&format!("selected: {i}\n"));
     }
-    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
+    text
+}
+
+/// The fragment (without `#`) of a link whose [`text`] deflates (raw
+/// deflate, RFC 1951) to `packed`. The page has the browser deflate it,
+/// which spares it an encoder of its own.
+pub fn fragment(packed: &[u8]) -> String {
     format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
@@ -109,6 +116,10 @@ mod tests {
         Document::from_yaml("facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n  data/common.yaml: |\n    a: 1\nlookups:\n  - key: a\n").unwrap()
     }
 
+    fn encode(shared: &Shared) -> String {
+        fragment(&miniz_oxide::deflate::compress_to_vec(text(shared).as_bytes(), 9))
+    }
+
     #[test]
     fn round_trips() {
         let shared = Shared { document: doc(), open: Some("data/common.yaml".into()), selected: Some(0) };
@@ -124,8 +135,7 @@ mod tests {
         assert!(decode("h1.!!!").unwrap_err().0.contains("not base64url"));
         assert!(decode("h7.abc").unwrap_err().0.contains("newer version"));
         assert!(decode("hello").unwrap_err().0.contains("no version tag"));
-        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b'a'; MAX_EXPANDED + 1], 9);
-        let bomb = format!("h1.{}", URL_SAFE_NO_PAD.encode(bomb));
+        let bomb = fragment(&miniz_oxide::deflate::compress_to_vec(&vec![b'a'; MAX_EXPANDED + 1], 9));
         assert!(decode(&bomb).unwrap_err().0.contains("expands to more than"));
     }
 }

@@ -1,5 +1,13 @@
 // Imported by the wasm glue (wasm-bindgen snippet): the files of a drop, with
-// dropped folders walked. The browser only offers folders through callbacks.
+// dropped folders walked (the browser only offers folders through callbacks),
+// and raw deflate by the browser's own zlib for share links (the page then
+// needs no encoder of its own).
+
+/** Resolves to the raw deflate (RFC 1951) of `bytes`. */
+export async function deflateRaw(bytes) {
+  const packed = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(packed).arrayBuffer());
+}
 
 /**
  * Resolves to `[path, File]` pairs: a dropped file by its name, a file inside a

@@ -68,12 +68,21 @@ pub async fn read_bytes(file: web_sys::File) -> Result<Vec<u8>, String> {
 
 #[wasm_bindgen(module = "/js/files.js")]
 extern "C" {
+    #[wasm_bindgen(js_name = deflateRaw)]
+    fn deflate_raw_js(bytes: &[u8]) -> js_sys::Promise;
+
     #[wasm_bindgen(js_name = droppedFiles)]
     fn dropped_files_js(
         transfer: &web_sys::DataTransfer,
         keep: &Closure<dyn Fn(String) -> bool>,
         max_files: usize,
     ) -> js_sys::Promise;
+}
+
+/// The raw deflate of `bytes`, by the browser.
+pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let packed = JsFuture::from(deflate_raw_js(bytes)).await.map_err(message)?;
+    Ok(js_sys::Uint8Array::new(&packed).to_vec())
 }
 
 /// The files of a drop as `(path, file)`: a dropped file by its name, the

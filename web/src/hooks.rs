@@ -2,3 +2,4 @@
 
 pub mod use_drop;
 pub mod use_latest;
+pub mod use_share_link;

@@ -118,14 +118,20 @@ fn start() -> (State, View) {
     }
 }
 
-/// The address of a playground showing `state`.
-fn share_url(state: &State) -> String {
-    let fragment = share::encode(&share::Shared {
+/// What a link to a playground showing `state` packs.
+pub(crate) fn shared_text(state: &State) -> String {
+    share::text(&share::Shared {
         document: state.document().clone(),
         open: state.open_file.clone(),
         selected: state.selected,
-    });
-    format!("{}#{fragment}", browser::page_url())
+    })
+}
+
+/// The address of a playground showing what `text` (see [`shared_text`])
+/// holds.
+pub(crate) async fn share_url(text: String) -> Result<String, String> {
+    let packed = browser::deflate_raw(text.as_bytes()).await?;
+    Ok(format!("{}#{}", browser::page_url(), share::fragment(&packed)))
 }
 
 /// Listens for `{type: "hiera-playground:load"}` messages from the parent
@@ -385,17 +391,23 @@ fn app() -> Html {
     let on_share = {
         let (state, share_link, notify) = (state.clone(), share_link.clone(), notify.clone());
         Callback::from(move |_| {
-            let url = share_url(&state);
-            if url.len() > MAX_SHARE_URL {
-                share_link.set(None);
-                notify(format!(
-                    "This playground is too large for a link ({} characters; links stop at {MAX_SHARE_URL}). Use Save to share it as a case file.",
-                    url.len()
-                ));
-                return;
-            }
-            browser::copy(&url);
-            share_link.set(Some(url));
+            let (text, share_link, notify) = (shared_text(&state), share_link.clone(), notify.clone());
+            spawn_local(async move {
+                let url = match share_url(text).await {
+                    Ok(url) => url,
+                    Err(e) => return notify(format!("Could not make a link: {e}")),
+                };
+                if url.len() > MAX_SHARE_URL {
+                    share_link.set(None);
+                    notify(format!(
+                        "This playground is too large for a link ({} characters; links stop at {MAX_SHARE_URL}). Use Save to share it as a case file.",
+                        url.len()
+                    ));
+                    return;
+                }
+                browser::copy(&url);
+                share_link.set(Some(url));
+            });
         })
     };
     let back_to_work = {
@@ -439,6 +451,8 @@ fn app() -> Html {
         let state = state.clone();
         Callback::from(move |p: String| state.engine().relative(&p))
     };
+    let embed_link =
+        hooks::use_share_link::use_share_link(matches!(*view, View::Embed { .. }).then(|| shared_text(&state)));
     let reveal = dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line));
     let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     let resolved = if *tab == Tab::AllKeys { Rc::new(state.engine().resolved_keys()) } else { Rc::default() };
@@ -447,7 +461,6 @@ fn app() -> Html {
     if let View::Embed { readonly, file, lookup } = &*view {
         let shown: Vec<String> =
             paths.iter().filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p)).cloned().collect();
-        let open_link = share_url(&state);
         return html! {
             <div class="embed" data-testid="embed" data-revision={state.revision.to_string()}>
                 if let Some(n) = &state.notice {
@@ -465,7 +478,9 @@ fn app() -> Html {
                 }
                 <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys}
                     dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
-                <a class="open-in-playground" data-testid="open-in-playground" href={open_link} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+                if let Some(link) = embed_link {
+                    <a class="open-in-playground" data-testid="open-in-playground" href={link.to_string()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+                }
             </div>
         };
     }
