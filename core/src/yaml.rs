@@ -12,6 +12,7 @@ use indexmap::IndexMap;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
+mod anchors;
 mod block;
 mod errors;
 mod tabs;
@@ -213,6 +214,25 @@ pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlErr
 /// `yaml` fuzz target check.
 #[allow(clippy::type_complexity)]
 pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+    // Anchor and alias names end where libyaml ends them; a name libyaml
+    // refuses is the error, unless reading meets one before it.
+    let names = anchors::as_libyaml(text);
+    let read = read_mended(names.text.as_deref().unwrap_or(text), names.shifts);
+    match (names.refused, read) {
+        (Some(refused), Err(e))
+            if e.at.zip(refused.at).is_some_and(|(e, r)| (e.line, e.column) < (r.line, r.column)) =>
+        {
+            Err(e)
+        }
+        (Some(refused), _) => Err(refused),
+        (None, read) => read,
+    }
+}
+
+/// Reads `text` with the event parser, reading it again as libyaml would
+/// where yaml-rust2 refuses it; `shifts` places positions back in the text
+/// before it was changed.
+fn read_mended(text: &str, shifts: Vec<errors::Shift>) -> Result<Reading, YamlError> {
     // libyaml counts a byte order mark as a column of indentation, so the
     // first block ends with the first line that is not indented; Psych then
     // returns only that first document. A space does the same here.
@@ -241,7 +261,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
     // if that misjudged a line, it is read again with only the first mended.
     let mut blanked: Option<String> = None;
     let mut spaced = false;
-    let mut shifts = Vec::new();
+    let mut shifts = shifts;
     let mut flow_lines: Vec<u32> = Vec::new();
     let mut refused = None;
     let mut ahead = true;
@@ -376,9 +396,13 @@ fn placed_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> Re
             Ok((root, surprises))
         }
         Err(YamlError { message, at: Some(at), names_file }) => {
-            // The message ends with the position, as `errors::error` writes it.
-            let problem = message.strip_suffix(&errors::error("", at).message).unwrap_or(&message);
-            Err(YamlError { names_file, ..errors::error(problem, back(at)) })
+            // libyaml's messages end with the position, as `errors::error`
+            // writes it; Psych's own ("Unknown alias") have none.
+            let error = match message.strip_suffix(&errors::error("", at).message) {
+                Some(problem) => errors::error(problem, back(at)),
+                None => YamlError { message, at: Some(back(at)), names_file },
+            };
+            Err(YamlError { names_file, ..error })
         }
         Err(e) => Err(e),
     }
@@ -1200,6 +1224,42 @@ mod tests {
                 "did not find expected ',' or ']' while parsing a flow sequence at line 2 column 6",
             ),
             ("a:\n  [1,\n2]: x\n", "mapping values are not allowed in this context at line 3 column 3"),
+        ] {
+            assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn anchor_and_alias_names_end_where_libyaml_ends_them() {
+        // libyaml's names are letters, digits, `-` and `_`: `&a::x k` is the
+        // anchor `a` on the key `::x k`, which Psych reads as a symbol.
+        let (value, spans) = load("&a::x k: &b::y v\nc: [*a, *b]\n").unwrap().unwrap();
+        let (plain, _) = load("::x k: ::y v\nc: [::x k, ::y v]\n").unwrap().unwrap();
+        assert_eq!(value, plain);
+        let columns: Vec<u32> = spans.positions().iter().filter(|p| p.line == 1).map(|p| p.column).collect();
+        // The mapping at its first colon, its first value, and where the
+        // aliases' key and value were read: each past its anchor's space.
+        assert_eq!(columns, [8, 12, 3, 12]);
+        // A name followed by what may not follow one is libyaml's error, unless
+        // reading fails before it.
+        for (text, error) in [
+            (
+                "a: &my.anchor value\n",
+                "did not find expected alphabetic or numeric character while scanning an anchor at line 1 column 4",
+            ),
+            (
+                "a: 1\nb: *é\n",
+                "did not find expected alphabetic or numeric character while scanning an alias at line 2 column 4",
+            ),
+            (
+                "a: &x@ v\n",
+                "found character that cannot start any token while scanning for the next token at line 1 column 6",
+            ),
+            (
+                "x: [1,\n2\ny: &a.b 3\n",
+                "did not find expected ',' or ']' while parsing a flow sequence at line 1 column 4",
+            ),
+            ("*version: 5\n", "Unknown alias: version"),
         ] {
             assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
         }

@@ -353,20 +353,27 @@ fn flow_start(line: &str) -> Option<(usize, usize)> {
     line[value..].starts_with(['[', '{']).then_some((value, at + 1))
 }
 
-/// A line [`reindented`].
+/// A line [`reindented`], or made longer by a space (see
+/// [`super::anchors`]): past column `indent`, what it holds moved `longer`
+/// columns to the right.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shift {
     pub(super) line: u32,
-    indent: u32,
-    longer: i64,
+    pub(super) indent: u32,
+    pub(super) longer: i64,
 }
 
-/// `at` in the text before the lines `shifts` name were reindented.
+/// `at` in the text before the lines `shifts` name were changed, the last
+/// change first.
 pub(super) fn shifted_back(at: Position, shifts: &[Shift]) -> Position {
-    match shifts.iter().find(|s| s.line == at.line) {
-        Some(s) if at.column > s.indent => Position { column: (at.column as i64 - s.longer).max(1) as u32, ..at },
-        _ => at,
-    }
+    let column = shifts.iter().rev().filter(|s| s.line == at.line).fold(at.column, |column, s| {
+        if column > s.indent {
+            (i64::from(column) - s.longer).max(1) as u32
+        } else {
+            column
+        }
+    });
+    Position { column, ..at }
 }
 
 /// `text` with a space for the tab after every colon that is followed by

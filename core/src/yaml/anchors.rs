@@ -1,0 +1,70 @@
+//! Anchor and alias names as libyaml reads them: letters, digits, `-` and
+//! `_`. yaml-rust2 takes any character up to a blank or a flow indicator, so
+//! `&db.defaults` is a name to it and an error to libyaml, and
+//! `&profile::base` is the name `profile` followed by `::base` to libyaml.
+
+use super::errors::{self, Shift};
+use super::text::Text;
+use super::{position, YamlError};
+use yaml_rust2::scanner::{Scanner, Token, TokenType};
+
+/// A text's anchor and alias names, ended where libyaml ends them.
+pub(super) struct Names {
+    /// The text with a space after each name that libyaml ends early, if
+    /// one does.
+    pub(super) text: Option<String>,
+    /// Where the spaces went, to place positions back.
+    pub(super) shifts: Vec<Shift>,
+    /// libyaml's error at the first name it refuses: one followed by a
+    /// character that may not follow a name.
+    pub(super) refused: Option<YamlError>,
+}
+
+/// Reads the names of `text`'s anchors and aliases as libyaml does, up to
+/// the first error yaml-rust2's scanner meets.
+pub(super) fn as_libyaml(text: &str) -> Names {
+    let mut names = Names { text: None, shifts: Vec::new(), refused: None };
+    if !text.contains(['&', '*']) {
+        return names;
+    }
+    let lines = Text::new(text);
+    let mut cuts = Vec::new();
+    for Token(mark, token) in Scanner::new(text.chars()) {
+        let (name, what) = match token {
+            TokenType::Anchor(name) => (name, "anchor"),
+            TokenType::Alias(name) => (name, "alias"),
+            _ => continue,
+        };
+        let length = name.find(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_').unwrap_or(name.len());
+        if length == name.len() {
+            continue;
+        }
+        let at = position(&mark);
+        // What libyaml lets follow a name; yaml-rust2's names end at blanks
+        // and flow indicators.
+        if length == 0 || !name[length..].starts_with([':', '?', ',', '%', '@', '`']) {
+            let problem = format!("did not find expected alphabetic or numeric character while scanning an {what}");
+            names.refused = Some(errors::error(&problem, at));
+            break;
+        }
+        let Some(start) = lines.offset(at) else { break };
+        // After the `&` or `*` and the name, both ASCII; the column counts
+        // the spaces put earlier on the line, as [`errors::shifted_back`]
+        // undoes the last first.
+        let before = names.shifts.iter().filter(|s| s.line == at.line).count() as u32;
+        cuts.push(start + 1 + length);
+        names.shifts.push(Shift { line: at.line, indent: at.column + 1 + length as u32 + before, longer: 1 });
+    }
+    if !cuts.is_empty() {
+        let mut spaced = String::with_capacity(text.len() + cuts.len());
+        let mut from = 0;
+        for cut in cuts {
+            spaced.push_str(&text[from..cut]);
+            spaced.push(' ');
+            from = cut;
+        }
+        spaced.push_str(&text[from..]);
+        names.text = Some(spaced);
+    }
+    names
+}
