@@ -547,6 +547,13 @@ impl Loader<'_> {
                     };
                     self.mark(at, kind);
                 }
+                let blank = matches!(style, TScalarStyle::Literal | TScalarStyle::Folded)
+                    && text.bytes().all(|b| b == b'\n')
+                    && !text.is_empty();
+                let text = match blank.then(|| self.text.empty_block_scalar(at)).flatten() {
+                    Some(libyaml) => libyaml,
+                    None => text,
+                };
                 let value = scalar(text.clone(), style, tag.as_ref(), at)?;
                 if let Some(reading) = plain.then(|| surprising(&text, &value)).flatten() {
                     self.surprises.push(Surprise { at, text, reading });
@@ -1262,6 +1269,21 @@ mod tests {
             ("*version: 5\n", "Unknown alias: version"),
         ] {
             assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_block_scalar_without_content_at_the_end_is_what_libyaml_reads() {
+        // yaml-rust2 counts the header's line break when nothing follows.
+        for (text, read) in [
+            ("a: |\n", r#"{"a"=>""}"#),
+            ("a: >\n\n\n", r#"{"a"=>""}"#),
+            ("a: |+\n", r#"{"a"=>""}"#),
+            ("a: |+ # c\n\n  \n", r#"{"a"=>"\n\n"}"#),
+            ("- |-\n", r#"[""]"#),
+            ("a: |+2\n\nb: 1\n", r#"{"a"=>"\n", "b"=>1}"#),
+        ] {
+            assert_eq!(load(text).unwrap().unwrap().0.inspect(), read, "{text:?}");
         }
     }
 

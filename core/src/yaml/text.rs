@@ -91,6 +91,20 @@ impl<'a> Text<'a> {
         end.line
     }
 
+    /// What libyaml reads for a block scalar without content whose header
+    /// is at `at`, when nothing but blank lines follows it: yaml-rust2 counts
+    /// the header's own line break there. None if something follows.
+    pub(super) fn empty_block_scalar(&self, at: Position) -> Option<String> {
+        let header = self.offset(at).filter(|&h| self.text[h..].starts_with(['|', '>']))?;
+        let line_end = header + self.text[header..].find('\n')?;
+        let rest = &self.text[line_end + 1..];
+        if !rest.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+            return None;
+        }
+        let keep = self.text[header..line_end].split(['#', ' ', '\t']).next()?.contains('+');
+        Some(if keep { "\n".repeat(rest.matches('\n').count()) } else { String::new() })
+    }
+
     /// Whether the quoted scalar that opens at `at` closes.
     pub(super) fn closes_quote(&self, at: Position) -> bool {
         !matches!(self.char_at(at), Some('\'' | '"')) || self.quote_end(at).is_some()
