@@ -15,6 +15,7 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 mod anchors;
 mod block;
 mod errors;
+mod mend;
 mod tabs;
 mod text;
 
@@ -232,7 +233,7 @@ pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec
 /// Reads `text` with the event parser, reading it again as libyaml would
 /// where yaml-rust2 refuses it; `shifts` places positions back in the text
 /// before it was changed.
-fn read_mended(text: &str, shifts: Vec<errors::Shift>) -> Result<Reading, YamlError> {
+fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlError> {
     // libyaml counts a byte order mark as a column of indentation, so the
     // first block ends with the first line that is not indented; Psych then
     // returns only that first document. A space does the same here.
@@ -295,7 +296,7 @@ fn read_mended(text: &str, shifts: Vec<errors::Shift>) -> Result<Reading, YamlEr
                 if mend[0].flow {
                     refused.get_or_insert_with(|| placed_back(Err(e.clone()), &shifts));
                     if std::mem::take(&mut ahead) {
-                        mend.extend(errors::later_flows(text, &mend[0]));
+                        mend.extend(mend::later_flows(text, &mend[0]));
                         undo = (mend.len() > 1).then(|| Undo {
                             text: blanked.clone(),
                             shifts: shifts.len(),
@@ -309,9 +310,9 @@ fn read_mended(text: &str, shifts: Vec<errors::Shift>) -> Result<Reading, YamlEr
                     None => return placed_back(Err(e), &shifts),
                 }
             }
-            (Err(_), Some(errors::Blank { range, tab_after_colon }), None) => {
+            (Err(_), Some(mend::Blank { range, tab_after_colon }), None) => {
                 let mut again = if tab_after_colon && !std::mem::replace(&mut spaced, true) {
-                    errors::spaced_colons(text)
+                    mend::spaced_colons(text)
                 } else {
                     text.to_string()
                 };
@@ -357,7 +358,7 @@ struct Undo {
     shifts: usize,
     flow_lines: usize,
     /// The collection the parser stopped in, to mend alone.
-    first: errors::ShortLines,
+    first: mend::ShortLines,
 }
 
 /// `text` with the lines of `shorts` reindented, their shifts noted in
@@ -365,11 +366,11 @@ struct Undo {
 /// if no line needed it.
 fn reindent(
     text: &str,
-    shorts: &[errors::ShortLines],
-    shifts: &mut Vec<errors::Shift>,
+    shorts: &[mend::ShortLines],
+    shifts: &mut Vec<mend::Shift>,
     flow_lines: &mut Vec<u32>,
 ) -> Option<String> {
-    let (again, lines) = errors::reindented(text, shorts);
+    let (again, lines) = mend::reindented(text, shorts);
     if lines.is_empty() {
         return None;
     }
@@ -381,12 +382,12 @@ fn reindent(
 }
 
 /// `read` placed in the text before its lines `shifts` name were
-/// reindented (see [`errors::reindented`]).
-fn placed_back(read: Result<Reading, YamlError>, shifts: &[errors::Shift]) -> Result<Reading, YamlError> {
+/// reindented (see [`mend::reindented`]).
+fn placed_back(read: Result<Reading, YamlError>, shifts: &[mend::Shift]) -> Result<Reading, YamlError> {
     if shifts.is_empty() {
         return read;
     }
-    let back = |at| errors::shifted_back(at, shifts);
+    let back = |at| mend::shifted_back(at, shifts);
     match read {
         Ok((root, mut surprises)) => {
             for s in &mut surprises {
@@ -428,10 +429,10 @@ struct Loader<'a> {
     open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
     /// What the parser stopped at that libyaml reads as blank.
-    blank: Option<errors::Blank>,
+    blank: Option<mend::Blank>,
     /// A quoted scalar or flow collection the parser refused for its
     /// lines' indentation, which libyaml reads.
-    short_lines: Option<errors::ShortLines>,
+    short_lines: Option<mend::ShortLines>,
     /// Each outermost flow collection read: the lines of its brackets.
     flows: Vec<(u32, u32)>,
     /// What was read where, kept when the text has a tab to judge.
@@ -473,9 +474,9 @@ impl Loader<'_> {
         let (event, mark) = match self.parser.next_token() {
             Ok(t) => t,
             Err(e) => {
-                self.blank = errors::read_as_blank(&e, &self.text);
-                self.short_lines = errors::quoted_over_short_lines(&e, &self.text)
-                    .or_else(|| errors::flow_over_short_lines(&e, &self.text, &self.open));
+                self.blank = mend::read_as_blank(&e, &self.text);
+                self.short_lines = mend::quoted_over_short_lines(&e, &self.text)
+                    .or_else(|| mend::flow_over_short_lines(&e, &self.text, &self.open));
                 self.stopped_at = Some(position(e.marker()));
                 return Err(errors::psych_error(&e, &self.text, &self.open));
             }

@@ -3,7 +3,8 @@
 //! `&db.defaults` is a name to it and an error to libyaml, and
 //! `&profile::base` is the name `profile` followed by `::base` to libyaml.
 
-use super::errors::{self, Shift};
+use super::errors;
+use super::mend::Shift;
 use super::text::Text;
 use super::{position, YamlError};
 use yaml_rust2::scanner::{Scanner, Token, TokenType};
@@ -49,7 +50,7 @@ pub(super) fn as_libyaml(text: &str) -> Names {
         }
         let Some(start) = lines.offset(at) else { break };
         // After the `&` or `*` and the name, both ASCII; the column counts
-        // the spaces put earlier on the line, as [`errors::shifted_back`]
+        // the spaces put earlier on the line, as [`super::mend::shifted_back`]
         // undoes the last first.
         let before = names.shifts.iter().filter(|s| s.line == at.line).count() as u32;
         cuts.push(start + 1 + length);

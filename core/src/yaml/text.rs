@@ -58,19 +58,7 @@ impl<'a> Text<'a> {
 
     /// Where the quoted scalar that opens at `at` closes, in bytes, if it does.
     pub(super) fn quote_end(&self, at: Position) -> Option<usize> {
-        let open = self.offset(at)?;
-        let mut rest = self.text[open..].char_indices();
-        let quote = rest.next()?.1;
-        while let Some((i, c)) = rest.next() {
-            match (quote, c) {
-                // `''` is a quote inside the scalar.
-                ('\'', '\'') if rest.clone().next().map(|(_, c)| c) == Some('\'') => _ = rest.next(),
-                ('"', '\\') => _ = rest.next(),
-                (q, c) if q == c => return Some(open + i),
-                _ => {}
-            }
-        }
-        None
+        quote_close(self.text, self.offset(at)?)
     }
 
     /// The line of the bracket that closes a flow collection the parser
@@ -161,6 +149,25 @@ impl<'a> Text<'a> {
         let line = self.line(n);
         (!line.trim().is_empty()).then(|| Position { line: n, column: indent(line) as u32 + 1 })
     }
+}
+
+/// Where the quoted scalar whose quote is at byte `open` of `text` closes:
+/// at its closing quote.
+pub(super) fn quote_close(text: &str, open: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let quote = *bytes.get(open)?;
+    let mut i = open + 1;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            // `''` is a quote inside the scalar, `\"` too.
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 1,
+            b'\\' if quote == b'"' => i += 1,
+            _ if b == quote => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The indentation of `line`, in spaces.
