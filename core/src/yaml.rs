@@ -1289,6 +1289,20 @@ mod tests {
     }
 
     #[test]
+    fn a_tab_after_an_explicit_keys_colon_is_refused_as_libyaml_refuses_it() {
+        // No simple key ends there, so libyaml takes the tab for no blank.
+        let cannot_start = "found character that cannot start any token while scanning for the next token";
+        for (text, error) in [
+            ("? a\n:\tb\n", format!("{cannot_start} at line 2 column 2")),
+            ("k:\n  ? a\n  :\tb\nc:\td\n", format!("{cannot_start} at line 3 column 4")),
+            ("? a\n  :\tb\n", "did not find expected key while parsing a block mapping at line 1 column 1".into()),
+        ] {
+            assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
+        }
+        assert_eq!(load("a:\tb\n? c\n: d\n").unwrap().unwrap().0.inspect(), r#"{"a"=>"b", "c"=>"d"}"#);
+    }
+
+    #[test]
     fn merge_keys_and_spans() {
         let (v, spans) = load("base: &b\n  x: 1\n  y: 2\nitem:\n  <<: *b\n  y: 3\n").unwrap().unwrap();
         assert_eq!(v.get("item").unwrap().inspect(), r#"{"x"=>1, "y"=>3}"#);

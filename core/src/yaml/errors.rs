@@ -133,6 +133,13 @@ fn placed<'a>(info: &'a str, mut noticed: Position, text: &Text, open: &[Open]) 
     {
         return (CANNOT_START, noticed);
     }
+    if info == "':' must be followed by a valid YAML whitespace" {
+        // Only after an explicit key's `:` (see `mend::read_as_blank`):
+        // libyaml stops at the tab that follows it.
+        let colon = text.text.get(..text.offset(noticed).unwrap_or(0)).unwrap_or("").trim_end_matches([' ', '\t']);
+        let line = colon.rfind('\n').map_or(0, |n| n + 1);
+        return (CANNOT_START, Position { column: colon[line..].chars().count() as u32 + 1, ..noticed });
+    }
     let innermost = open.last().map(|o| (o.at, text.char_at(o.at)));
     let block = |start: Position, sequence: bool| {
         if sequence {

@@ -40,7 +40,7 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
             // yaml-rust2 stops after the blanks that follow the colon.
             let colon = text.text[..noticed?].trim_end_matches([' ', '\t']);
             let tab = colon.len();
-            (colon.ends_with(':') && text.text[tab..].starts_with('\t'))
+            (colon.ends_with(':') && !is_explicit_value(colon) && text.text[tab..].starts_with('\t'))
                 .then_some(Blank { range: tab..tab + 1, tab_after_colon: true })
         }
         "comments must be separated from other tokens by whitespace" => {
@@ -50,6 +50,20 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
         }
         _ => None,
     }
+}
+
+/// Whether the colon `before` ends with is the first thing on its line, under
+/// the `?` of the line before: an explicit key's value, after which libyaml
+/// takes no tab for a blank (no simple key went before it).
+fn is_explicit_value(before: &str) -> bool {
+    let start = before.rfind('\n').map_or(0, |n| n + 1);
+    let column = before.len() - start - 1;
+    before[start..].trim_start_matches(' ') == ":"
+        && before[..start]
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.get(column..).is_some_and(|k| k.starts_with('?')))
 }
 
 /// Lines that yaml-rust2 refuses for their indentation and libyaml reads:
@@ -333,7 +347,10 @@ pub(super) fn spaced_colons(text: &str) -> String {
     if text.lines().any(|l| block_scalar(l) || open_quote(l)) {
         return text.to_string();
     }
+    // A colon first on its line may be an explicit key's value (see
+    // `is_explicit_value`): `read_as_blank` judges it.
+    let kept = |line: &str| line.contains(['\'', '"']) || line.trim_start_matches(' ').starts_with(":\t");
     text.split_inclusive('\n')
-        .map(|line| if line.contains(['\'', '"']) { line.to_string() } else { line.replace(":\t", ": ") })
+        .map(|line| if kept(line) { line.to_string() } else { line.replace(":\t", ": ") })
         .collect()
 }
