@@ -640,6 +640,12 @@ impl Loader<'_> {
                 self.stopped_at = Some(at);
                 return Err(errors::keyless_value(&self.text, &self.open[this], at));
             }
+            let flow_key = !block && self.open[this].bracket && matches!(event, Event::Scalar(..));
+            if flow_key && errors::flow_key_over_lines(&self.text, at) {
+                self.stopped_at = Some(at);
+                let problem = "did not find expected ',' or '}' while parsing a flow mapping";
+                return Err(errors::error(problem, self.open[this].at));
+            }
             let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
             // A key is followed by its colon, not by more of a scalar, unless
             // it is an explicit one (`? key`).
@@ -1300,6 +1306,16 @@ mod tests {
             assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
         }
         assert_eq!(load("a:\tb\n? c\n: d\n").unwrap().unwrap().0.inspect(), r#"{"a"=>"b", "c"=>"d"}"#);
+    }
+
+    #[test]
+    fn a_flow_mappings_key_is_on_its_colons_line_as_libyaml_wants() {
+        let refused = "did not find expected ',' or '}' while parsing a flow mapping at line 1 column 4";
+        for text in ["a: {p\n   ort: 8080}\n", "a: {\"p\": 1,\n \"q\n r\": 2}\n", "a: {p # c\n  : 1}\n"] {
+            assert_eq!(load(text).unwrap_err().message, refused, "{text:?}");
+        }
+        let read = |text: &str| load(text).unwrap().unwrap().0.inspect();
+        assert_eq!(read("a: {? p\n   ort : 1, q: 2,\n r, \"s\":t}\n"), r#"{"a"=>{"p ort"=>1, "q"=>2, "r"=>nil, "s"=>"t"}}"#);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! collection that lacks an entry), not where the parser noticed, so its
 //! messages point at the line to mend.
 
-use super::text::{indent, Text};
+use super::text::{indent, quote_close, Text};
 use super::{position, tabs, Position, YamlError};
 use std::borrow::Cow;
 use yaml_rust2::scanner::ScanError;
@@ -205,6 +205,36 @@ pub(super) fn mapping_start(text: &Text, first_key: Position) -> Position {
 /// Whether the key at `key` follows a `?` on its line.
 pub(super) fn is_explicit_key(text: &Text, key: Position) -> bool {
     explicit_key_indicator(text, key).is_some()
+}
+
+/// Whether the key at `key` in a flow mapping is on another line than its
+/// colon: libyaml wants an implicit key on one line (yaml-rust2 reads `{p`
+/// then `ort: 1` as the key "p ort"). An explicit key (`? key`) and a key
+/// without a colon are not.
+pub(super) fn flow_key_over_lines(text: &Text, key: Position) -> bool {
+    let Some(start) = text.offset(key) else { return false };
+    let before = text.text[..start].trim_end_matches([' ', '\t']);
+    if before.strip_suffix('?').is_some_and(|b| b.is_empty() || b.ends_with([' ', '\t', '\n', '{', ','])) {
+        return false;
+    }
+    let bytes = text.text.as_bytes();
+    let blank = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let quoted = matches!(bytes[start], b'"' | b'\'');
+    let mut i = if quoted { quote_close(text.text, start).map_or(bytes.len(), |close| close + 1) } else { start };
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            // After a quoted key any colon is its value indicator.
+            b':' if quoted || blank(i + 1) || matches!(bytes[i + 1], b',' | b'[' | b']' | b'{' | b'}') => {
+                return text.text[start..i].contains('\n');
+            }
+            b',' | b'[' | b']' | b'{' | b'}' => return false,
+            b'#' if blank(i.wrapping_sub(1)) => i += text.text[i..].find('\n').unwrap_or(bytes.len() - i),
+            _ if quoted && !blank(i) => return false,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The `?` before the key at `key` on its line, if there is one.
