@@ -538,6 +538,13 @@ impl Loader<'_> {
         let (value, tree, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
+                // libyaml starts a block scalar at `|` and `>`, which a flow
+                // collection may not hold; yaml-rust2 reads a plain word.
+                let in_flow = self.open.last().is_some_and(|o| o.flow);
+                if in_flow && matches!(style, TScalarStyle::Plain) && text.starts_with(['|', '>']) {
+                    self.stopped_at = Some(at);
+                    return Err(errors::error(errors::CANNOT_START, at));
+                }
                 if self.marks.is_some() {
                     let kind = match style {
                         TScalarStyle::Plain => tabs::Kind::Plain { indent: self.block_indent() },
@@ -1315,7 +1322,19 @@ mod tests {
             assert_eq!(load(text).unwrap_err().message, refused, "{text:?}");
         }
         let read = |text: &str| load(text).unwrap().unwrap().0.inspect();
-        assert_eq!(read("a: {? p\n   ort : 1, q: 2,\n r, \"s\":t}\n"), r#"{"a"=>{"p ort"=>1, "q"=>2, "r"=>nil, "s"=>"t"}}"#);
+        assert_eq!(
+            read("a: {? p\n   ort : 1, q: 2,\n r, \"s\":t}\n"),
+            r#"{"a"=>{"p ort"=>1, "q"=>2, "r"=>nil, "s"=>"t"}}"#
+        );
+    }
+
+    #[test]
+    fn a_flow_collection_holds_no_block_scalar() {
+        let cannot_start = "found character that cannot start any token while scanning for the next token";
+        for (text, column) in [("a: [|auditd]\n", 5), ("a: {k: >x}\n", 8), ("a: [&n |x]\n", 8)] {
+            assert_eq!(load(text).unwrap_err().message, format!("{cannot_start} at line 1 column {column}"));
+        }
+        assert_eq!(load("a: [x|y, a>b]\n").unwrap().unwrap().0.inspect(), r#"{"a"=>["x|y", "a>b"]}"#);
     }
 
     #[test]
