@@ -267,6 +267,7 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
     let mut refused = None;
     let mut ahead = true;
     let mut undo: Option<Undo> = None;
+    let mut unknown_alias = None;
     let original = text;
     for _ in 0..MAX_REREADS {
         let text = blanked.as_deref().unwrap_or(original);
@@ -280,6 +281,7 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
             surprises: Vec::new(),
             blank: None,
             short_lines: None,
+            unknown_alias: None,
             flows: Vec::new(),
             marks: text.contains('\t').then(Vec::new),
             stopped_at: None,
@@ -320,6 +322,10 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
                 again.replace_range(range, &spaces);
                 blanked = Some(again);
             }
+            (Err(e), None, None) if loader.unknown_alias.is_some() => {
+                unknown_alias.get_or_insert_with(|| placed_back(Err(e), &shifts));
+                blanked = loader.unknown_alias;
+            }
             (read, _, _) => {
                 // Each line reindented for a flow collection that the parser
                 // read must be in one, closed or still open where it stopped.
@@ -341,14 +347,17 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
                         None => return refused.unwrap_or_else(|| placed_back(read, &shifts)),
                     }
                 }
-                return match refused {
-                    Some(refused) if misjudged => refused,
+                return match (refused, unknown_alias) {
+                    (Some(refused), _) if misjudged => refused,
+                    (_, Some(alias)) if read.is_ok() => alias,
                     _ => placed_back(read, &shifts),
                 };
             }
         }
     }
-    Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
+    unknown_alias.unwrap_or_else(|| {
+        Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
+    })
 }
 
 /// Where to go back to when mending flow collections ahead misjudged a line.
@@ -433,6 +442,9 @@ struct Loader<'a> {
     /// A quoted scalar or flow collection the parser refused for its
     /// lines' indentation, which libyaml reads.
     short_lines: Option<mend::ShortLines>,
+    /// The text with a string for the alias to no anchor the parser stopped
+    /// at, to read on (see [`mend::unknown_alias`]).
+    unknown_alias: Option<String>,
     /// Each outermost flow collection read: the lines of its brackets.
     flows: Vec<(u32, u32)>,
     /// What was read where, kept when the text has a tab to judge.
@@ -475,6 +487,7 @@ impl Loader<'_> {
             Ok(t) => t,
             Err(e) => {
                 self.blank = mend::read_as_blank(&e, &self.text);
+                self.unknown_alias = mend::unknown_alias(&e, &self.text);
                 self.short_lines = mend::quoted_over_short_lines(&e, &self.text)
                     .or_else(|| mend::flow_over_short_lines(&e, &self.text, &self.open));
                 self.stopped_at = Some(position(e.marker()));
@@ -1335,6 +1348,21 @@ mod tests {
             assert_eq!(load(text).unwrap_err().message, format!("{cannot_start} at line 1 column {column}"));
         }
         assert_eq!(load("a: [x|y, a>b]\n").unwrap().unwrap().0.inspect(), r#"{"a"=>["x|y", "a>b"]}"#);
+    }
+
+    #[test]
+    fn an_alias_to_no_anchor_yields_to_an_error_further_on() {
+        // Psych resolves aliases once the document is read.
+        for (text, error) in [
+            ("a: *x\nb: [\n", "did not find expected node content while parsing a flow node at line 3 column 1"),
+            ("a: *x,\n", "did not find expected key while parsing a block mapping at line 1 column 1"),
+            ("a: *x\nb: *y\n", "Unknown alias: x"),
+            ("a: *x\n---\nb: [\n", "Unknown alias: x"),
+        ] {
+            assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
+        }
+        let many: String = (0..40).map(|i| format!("k{i}: *a{i}\n")).collect();
+        assert_eq!(load(&many).unwrap_err().message, "Unknown alias: a0");
     }
 
     #[test]

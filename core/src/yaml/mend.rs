@@ -52,6 +52,23 @@ pub(super) fn read_as_blank(e: &ScanError, text: &Text) -> Option<Blank> {
     }
 }
 
+/// An alias to no anchor that `e` stopped at, and the text with an empty
+/// string in its place, as long: Psych resolves aliases once the whole document is
+/// read, so an error further on is the one it reports, and reading again
+/// finds it.
+pub(super) fn unknown_alias(e: &ScanError, text: &Text) -> Option<String> {
+    if e.info() != "while parsing node, found unknown anchor" {
+        return None;
+    }
+    let start = text.offset(position(e.marker())).filter(|&s| text.text[s..].starts_with('*'))?;
+    let name =
+        text.text[start + 1..].split(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}')).next()?;
+    // A quoted scalar ends where the alias did; a plain `~` would take in
+    // what follows on its line.
+    let spaces = " ".repeat(name.chars().count().saturating_sub(1));
+    Some([&text.text[..start], "\"\"", &spaces, &text.text[start + 1 + name.len()..]].concat())
+}
+
 /// Whether the colon `before` ends with is the first thing on its line, under
 /// the `?` of the line before: an explicit key's value, after which libyaml
 /// takes no tab for a blank (no simple key went before it).
