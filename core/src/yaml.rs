@@ -215,25 +215,6 @@ pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlErr
 /// `yaml` fuzz target check.
 #[allow(clippy::type_complexity)]
 pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    // Anchor and alias names end where libyaml ends them; a name libyaml
-    // refuses is the error, unless reading meets one before it.
-    let names = anchors::as_libyaml(text);
-    let read = read_mended(names.text.as_deref().unwrap_or(text), names.shifts);
-    match (names.refused, read) {
-        (Some(refused), Err(e))
-            if e.at.zip(refused.at).is_some_and(|(e, r)| (e.line, e.column) < (r.line, r.column)) =>
-        {
-            Err(e)
-        }
-        (Some(refused), _) => Err(refused),
-        (None, read) => read,
-    }
-}
-
-/// Reads `text` with the event parser, reading it again as libyaml would
-/// where yaml-rust2 refuses it; `shifts` places positions back in the text
-/// before it was changed.
-fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlError> {
     // libyaml counts a byte order mark as a column of indentation, so the
     // first block ends with the first line that is not indented; Psych then
     // returns only that first document. A space does the same here.
@@ -245,6 +226,25 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
         }
         None => text,
     };
+    // Anchor and alias names end where libyaml ends them; a name libyaml
+    // refuses is the error, unless reading meets a syntax error before it
+    // (Psych's own errors, "Unknown alias", come after any of libyaml's).
+    let names = anchors::as_libyaml(text);
+    let read = read_mended(names.text.as_deref().unwrap_or(text), names.shifts);
+    let before = |e: &YamlError, r: &YamlError| {
+        e.names_file && e.at.zip(r.at).is_some_and(|(e, r)| (e.line, e.column) < (r.line, r.column))
+    };
+    match (names.refused, read) {
+        (Some(refused), Err(e)) if before(&e, &refused) => Err(e),
+        (Some(refused), _) => Err(refused),
+        (None, read) => read,
+    }
+}
+
+/// Reads `text` with the event parser, reading it again as libyaml would
+/// where yaml-rust2 refuses it; `shifts` places positions back in the text
+/// before it was changed.
+fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlError> {
     // yaml-rust2 refuses what libyaml reads as blank: a tab after a colon
     // ("key:\tvalue"), a comment right after a token ("value"# note). When
     // it stops at one, the text is read again with spaces for it, which
@@ -256,10 +256,11 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
     // more, and what follows on those lines is placed back where it was. A
     // flow collection's extent is found from its brackets, so the reading
     // must find each line reindented for one inside one, or the text is
-    // refused as it first was. The first time, the flow collections further
-    // on that open where a key or a `-` puts them are mended too, so that a
-    // file written in that style is read twice rather than once for each;
-    // if that misjudged a line, it is read again with only the first mended.
+    // refused as it first was. With each flow collection mended, those
+    // further on that open where a key or a `-` puts them are mended too, so
+    // that a file written in that style is read twice rather than once for
+    // each; if that misjudged a line, the text is read again from before the
+    // first such look ahead, mending one collection at a time.
     let mut blanked: Option<String> = None;
     let mut spaced = false;
     let mut shifts = shifts;
@@ -297,14 +298,16 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
                 let mut mend = vec![short];
                 if mend[0].flow {
                     refused.get_or_insert_with(|| placed_back(Err(e.clone()), &shifts));
-                    if std::mem::take(&mut ahead) {
+                    if ahead {
                         mend.extend(mend::later_flows(text, &mend[0]));
-                        undo = (mend.len() > 1).then(|| Undo {
-                            text: blanked.clone(),
-                            shifts: shifts.len(),
-                            flow_lines: flow_lines.len(),
-                            first: mend[0].clone(),
-                        });
+                        if mend.len() > 1 && undo.is_none() {
+                            undo = Some(Undo {
+                                text: blanked.clone(),
+                                shifts: shifts.len(),
+                                flow_lines: flow_lines.len(),
+                                first: mend[0].clone(),
+                            });
+                        }
                     }
                 }
                 match reindent(text, &mend, &mut shifts, &mut flow_lines) {
@@ -331,11 +334,17 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
                 // read must be in one, closed or still open where it stopped.
                 let stop = loader.stopped_at.map_or(u32::MAX, |at| at.line);
                 let open = loader.open.iter().find(|o| o.flow).map(|o| (o.at.line, u32::MAX));
+                // The outermost collections read are in the text's order.
+                let within = |flows: &[(u32, u32)], line: u32| {
+                    let i = flows.partition_point(|&(from, _)| from < line);
+                    i > 0 && line <= flows[i - 1].1
+                };
                 let inside = |&line: &u32| {
-                    line > stop || loader.flows.iter().chain(&open).any(|&(from, to)| from < line && line <= to)
+                    line > stop || within(&loader.flows, line) || open.is_some_and(|(from, _)| from < line)
                 };
                 let misjudged = !flow_lines.iter().all(inside);
                 if let Some(undo) = undo.take().filter(|_| misjudged) {
+                    ahead = false;
                     shifts.truncate(undo.shifts);
                     flow_lines.truncate(undo.flow_lines);
                     let before = undo.text.as_deref().unwrap_or(original);
@@ -356,7 +365,8 @@ fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlErro
         }
     }
     unknown_alias.unwrap_or_else(|| {
-        Err(YamlError { message: format!("more than {MAX_REREADS} blanks refused"), at: None, names_file: true })
+        let message = format!("more than {MAX_REREADS} places to read again as libyaml reads them");
+        Err(YamlError { message, at: None, names_file: true })
     })
 }
 
@@ -396,7 +406,8 @@ fn placed_back(read: Result<Reading, YamlError>, shifts: &[mend::Shift]) -> Resu
     if shifts.is_empty() {
         return read;
     }
-    let back = |at| mend::shifted_back(at, shifts);
+    let shifts = mend::by_line(shifts);
+    let back = |at| mend::shifted_back(at, &shifts);
     match read {
         Ok((root, mut surprises)) => {
             for s in &mut surprises {
@@ -1274,6 +1285,11 @@ mod tests {
         // The mapping at its first colon, its first value, and where the
         // aliases' key and value were read: each past its anchor's space.
         assert_eq!(columns, [8, 12, 3, 12]);
+        // A lone `\r` ends a line for the scanner, and a byte order mark is
+        // read as a space.
+        let (value, _) = load("a: 1\rb: &xy::z v\nc\u{e9}: hello\n").unwrap().unwrap();
+        assert_eq!(value.get("c\u{e9}"), Some(&Value::from("hello")));
+        assert_eq!(load("\u{feff}&a::x k: v\n").unwrap().unwrap().0, load("::x k: v\n").unwrap().unwrap().0);
         // A name followed by what may not follow one is libyaml's error, unless
         // reading fails before it.
         for (text, error) in [
@@ -1294,6 +1310,15 @@ mod tests {
                 "did not find expected ',' or ']' while parsing a flow sequence at line 1 column 4",
             ),
             ("*version: 5\n", "Unknown alias: version"),
+            (
+                "a: &x[1]\n",
+                "did not find expected alphabetic or numeric character while scanning an anchor at line 1 column 4",
+            ),
+            // Psych's own error comes after all of libyaml's.
+            (
+                "a: *no\nb: &x.y 1\n",
+                "did not find expected alphabetic or numeric character while scanning an anchor at line 2 column 4",
+            ),
         ] {
             assert_eq!(load(text).unwrap_err().message, error, "{text:?}");
         }

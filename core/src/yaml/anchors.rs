@@ -5,7 +5,6 @@
 
 use super::errors;
 use super::mend::Shift;
-use super::text::Text;
 use super::{position, YamlError};
 use yaml_rust2::scanner::{Scanner, Token, TokenType};
 
@@ -28,33 +27,51 @@ pub(super) fn as_libyaml(text: &str) -> Names {
     if !text.contains(['&', '*']) {
         return names;
     }
-    let lines = Text::new(text);
     let mut cuts = Vec::new();
+    // Where the last token was, in characters and bytes: the scanner counts
+    // characters, and a lone `\r` ends a line for it but not for `Text`.
+    let (mut chars, mut bytes) = (0, 0);
+    // The spaces put on the current line so far, which move what follows.
+    let (mut line, mut spaced) = (0, 0);
     for Token(mark, token) in Scanner::new(text.chars()) {
         let (name, what) = match token {
             TokenType::Anchor(name) => (name, "anchor"),
             TokenType::Alias(name) => (name, "alias"),
             _ => continue,
         };
+        let ahead = mark.index().checked_sub(chars).and_then(|n| text[bytes..].char_indices().nth(n));
+        let Some((offset, _)) = ahead else { break };
+        let start = bytes + offset;
+        (chars, bytes) = (mark.index(), start);
         let length = name.find(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_').unwrap_or(name.len());
-        if length == name.len() {
-            continue;
-        }
         let at = position(&mark);
-        // What libyaml lets follow a name; yaml-rust2's names end at blanks
-        // and flow indicators.
-        if length == 0 || !name[length..].starts_with([':', '?', ',', '%', '@', '`']) {
+        // What libyaml lets follow a name; yaml-rust2 ends one at a blank or
+        // a flow indicator, and libyaml takes neither `[` nor `{` after it.
+        let follows = if length == name.len() {
+            text[start + 1 + length..].chars().next()
+        } else {
+            name[length..].chars().next()
+        };
+        if length == 0
+            || matches!(follows, Some('[' | '{'))
+            || (length < name.len() && !matches!(follows, Some(':' | '?' | '%' | '@' | '`')))
+        {
             let problem = format!("did not find expected alphabetic or numeric character while scanning an {what}");
             names.refused = Some(errors::error(&problem, at));
             break;
         }
-        let Some(start) = lines.offset(at) else { break };
+        if length == name.len() {
+            continue;
+        }
+        if at.line != line {
+            (line, spaced) = (at.line, 0);
+        }
         // After the `&` or `*` and the name, both ASCII; the column counts
         // the spaces put earlier on the line, as [`super::mend::shifted_back`]
         // undoes the last first.
-        let before = names.shifts.iter().filter(|s| s.line == at.line).count() as u32;
         cuts.push(start + 1 + length);
-        names.shifts.push(Shift { line: at.line, indent: at.column + 1 + length as u32 + before, longer: 1 });
+        names.shifts.push(Shift { line: at.line, indent: at.column + 1 + length as u32 + spaced, longer: 1 });
+        spaced += 1;
     }
     if !cuts.is_empty() {
         let mut spaced = String::with_capacity(text.len() + cuts.len());

@@ -267,11 +267,15 @@ pub(super) fn later_flows(text: &str, first: &ShortLines) -> Vec<ShortLines> {
             _ if opens_quote(line) => break,
             _ => {
                 block_scalar = block_header_at(line).map(|_| indent(line));
-                let flow = flow_start(line).and_then(|(open, column)| {
-                    let close = at + open + flow_end(&text[at + open..])?;
-                    Some(ShortLines { range: at + open..close, indent: column, flow: true })
-                });
-                if let Some(flow) = flow.filter(|f| text[f.range.clone()].contains('\n')) {
+                let Some((open, column)) = flow_start(line) else {
+                    at = next;
+                    continue;
+                };
+                // One that does not close ends the looking: each would scan
+                // to the end of the text.
+                let Some(close) = flow_end(&text[at + open..]).map(|n| at + open + n) else { break };
+                let flow = ShortLines { range: at + open..close, indent: column, flow: true };
+                if text[flow.range.clone()].contains('\n') {
                     next = text[flow.range.end..].find('\n').map_or(text.len(), |n| flow.range.end + n + 1);
                     flows.push(flow);
                 }
@@ -341,9 +345,12 @@ pub(super) struct Shift {
 }
 
 /// `at` in the text before the lines `shifts` name were changed, the last
-/// change first.
+/// change first. `shifts` are sorted by line, each line's in the order they
+/// were made (see [`by_line`]).
 pub(super) fn shifted_back(at: Position, shifts: &[Shift]) -> Position {
-    let column = shifts.iter().rev().filter(|s| s.line == at.line).fold(at.column, |column, s| {
+    let from = shifts.partition_point(|s| s.line < at.line);
+    let to = from + shifts[from..].partition_point(|s| s.line == at.line);
+    let column = shifts[from..to].iter().rev().fold(at.column, |column, s| {
         if column > s.indent {
             (i64::from(column) - s.longer).max(1) as u32
         } else {
@@ -351,6 +358,13 @@ pub(super) fn shifted_back(at: Position, shifts: &[Shift]) -> Position {
         }
     });
     Position { column, ..at }
+}
+
+/// `shifts` sorted for [`shifted_back`], which then finds a line's at once.
+pub(super) fn by_line(shifts: &[Shift]) -> Vec<Shift> {
+    let mut sorted = shifts.to_vec();
+    sorted.sort_by_key(|s| s.line);
+    sorted
 }
 
 /// `text` with a space for the tab after every colon that is followed by
