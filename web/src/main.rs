@@ -452,7 +452,7 @@ fn app() -> Html {
         Callback::from(move |p: String| state.engine().relative(&p))
     };
     let embed_link =
-        hooks::use_share_link::use_share_link(matches!(*view, View::Embed { .. }).then(|| shared_text(&state)));
+        hooks::use_share_link::use_share_link(matches!(*view, View::Embed { .. }).then(|| (*state).clone()));
     let reveal = dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line));
     let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     let resolved = if *tab == Tab::AllKeys { Rc::new(state.engine().resolved_keys()) } else { Rc::default() };

@@ -4,7 +4,7 @@
 //! collection that lacks an entry), not where the parser noticed, so its
 //! messages point at the line to mend.
 
-use super::text::{indent, quote_close, Text};
+use super::text::{blank_at, indent, quote_close, Text};
 use super::{position, tabs, Position, YamlError};
 use std::borrow::Cow;
 use yaml_rust2::scanner::ScanError;
@@ -218,7 +218,7 @@ pub(super) fn flow_key_over_lines(text: &Text, key: Position) -> bool {
         return false;
     }
     let bytes = text.text.as_bytes();
-    let blank = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let blank = |i: usize| blank_at(bytes, i);
     let quoted = matches!(bytes[start], b'"' | b'\'');
     let mut i = if quoted { quote_close(text.text, start).map_or(bytes.len(), |close| close + 1) } else { start };
     while let Some(&b) = bytes.get(i) {

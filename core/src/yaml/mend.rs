@@ -5,7 +5,7 @@
 //! mended text and places what it read back where the text had it.
 
 use super::errors::{Open, TAB_INDENT};
-use super::text::{block_header_at, indent, quote_close, Text};
+use super::text::{blank_at, block_header_at, indent, quote_close, Text};
 use super::{position, Position};
 use std::ops::Range;
 use yaml_rust2::scanner::ScanError;
@@ -170,7 +170,7 @@ fn flow_read_ahead(text: &Text, from: usize, noticed: usize) -> Option<usize> {
 /// not count. None if it does not close.
 fn flow_end(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let blank = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let blank = |i: usize| blank_at(bytes, i);
     let flow_indicator = |b: u8| matches!(b, b',' | b'[' | b']' | b'{' | b'}');
     let (mut depth, mut plain, mut i) = (0usize, false, 0);
     while i < bytes.len() {

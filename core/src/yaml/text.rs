@@ -151,6 +151,12 @@ impl<'a> Text<'a> {
     }
 }
 
+/// Whether byte `i` of `bytes` is a blank or a line break, or past the end:
+/// what ends a token.
+pub(super) fn blank_at(bytes: &[u8], i: usize) -> bool {
+    bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
 /// Where the quoted scalar whose quote is at byte `open` of `text` closes:
 /// at its closing quote.
 pub(super) fn quote_close(text: &str, open: usize) -> Option<usize> {
