@@ -85,12 +85,6 @@ fn shell(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// Reads a zip made by [`export`], or a control repository zipped by hand
-/// (see [`import_files`]).
-pub fn import(bytes: &[u8]) -> Result<Document, String> {
-    import_files(unzip(bytes)?)
-}
-
 /// Whether a file of a repository can matter to Hiera: its configurations and
 /// data files. Hidden folders (`.git`) and everything else (manifests,
 /// templates, Ruby code) are left out, so that a whole control repository can
@@ -101,7 +95,8 @@ pub fn wanted(path: &str) -> bool {
     !hidden && matches!(extension.as_deref(), Some("yaml" | "yml" | "json" | "eyaml"))
 }
 
-/// Reads the files of a folder or zip (path inside it → contents): an
+/// Reads the files of a folder or zip ([`unzip`]; path inside it →
+/// contents): an
 /// unpacked [`export`] (its `playground.yaml` gives the document back
 /// exactly), an installation laid out as `etc/puppetlabs/...` with an
 /// optional `facts.yaml`, or a control repository (the environment's own
@@ -166,7 +161,7 @@ pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String>
     Ok(doc)
 }
 
-// ---- the zip format (stored or deflated entries, no encryption; written stored) ----
+// ---- the zip format (written stored) ----
 
 fn crc32(data: &[u8]) -> u32 {
     let mut crc = !0u32;
@@ -224,8 +219,29 @@ fn zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
-fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let bad = || "this is not a zip file (or it is damaged)".to_string();
+/// What a zip says of a file it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Its path inside the zip.
+    pub name: String,
+    /// Its bytes as the zip holds them: as they are, or deflated.
+    pub data: Vec<u8>,
+    /// Whether `data` is a raw deflate (RFC 1951) of the file, for the page
+    /// to have the browser inflate (to at most `size` bytes).
+    pub deflated: bool,
+    /// The file's size, as the zip gives it.
+    pub size: usize,
+}
+
+/// Why a zip cannot be read; also what a deflated entry that does not
+/// inflate to its size means.
+pub const DAMAGED: &str = "this is not a zip file (or it is damaged)";
+
+/// The entries of a zip (one made by [`export`], or a control repository
+/// zipped by hand), for [`import_files`] once the deflated ones are
+/// inflated. Entries are stored or deflated, not encrypted.
+pub fn unzip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
+    let bad = || DAMAGED.to_string();
     let u16_at = |i: usize| bytes.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as usize);
     let u32_at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
     let end = (0..bytes.len().saturating_sub(21)).rev().find(|&i| u32_at(i) == Some(0x0605_4b50)).ok_or_else(bad)?;
@@ -254,12 +270,12 @@ fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
         }
         let data_at = local + 30 + u16_at(local + 26).ok_or_else(bad)? + u16_at(local + 28).ok_or_else(bad)?;
         let body = bytes.get(data_at..data_at + packed_len).ok_or_else(bad)?;
-        let data = match method {
-            0 => body.to_vec(),
-            8 => miniz_oxide::inflate::decompress_to_vec_with_limit(body, size.max(1)).map_err(|_| bad())?,
+        let deflated = match method {
+            0 => false,
+            8 => true,
             m => return Err(format!("{name}: compression method {m} is not supported (use deflate)")),
         };
-        out.push((name, data));
+        out.push(Entry { name, data: body.to_vec(), deflated, size });
     }
     Ok(out)
 }
@@ -268,6 +284,18 @@ fn unzip(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
 mod tests {
     use super::*;
 
+    /// What the page does with a zip, with miniz_oxide for the browser's inflater.
+    fn import(bytes: &[u8]) -> Result<Document, String> {
+        let files = unzip(bytes)?.into_iter().map(|e| {
+            let data = match e.deflated {
+                true => miniz_oxide::inflate::decompress_to_vec_with_limit(&e.data, e.size).map_err(|_| DAMAGED)?,
+                false => e.data,
+            };
+            Ok::<_, String>((e.name, data))
+        });
+        import_files(files.collect::<Result<_, _>>()?)
+    }
+
     const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n  data/common.yaml: |\n    a: 1\n  /etc/puppetlabs/puppet/hiera.yaml: |\n    version: 5\nlookups:\n  - key: a\n    merge: {strategy: deep, knockout_prefix: '--'}\n";
 
     #[test]
@@ -275,11 +303,11 @@ mod tests {
         let doc = Document::from_yaml(DOC).unwrap();
         let zip = export(&doc);
         assert_eq!(import(&zip).unwrap(), doc);
-        let names: Vec<String> = unzip(&zip).unwrap().into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = unzip(&zip).unwrap().into_iter().map(|e| e.name).collect();
         assert!(names.contains(&"etc/puppetlabs/code/environments/production/data/common.yaml".to_string()));
         assert!(names.contains(&"etc/puppetlabs/puppet/hiera.yaml".to_string()));
         let script =
-            String::from_utf8(unzip(&zip).unwrap().into_iter().find(|(n, _)| n == "lookups.sh").unwrap().1).unwrap();
+            String::from_utf8(unzip(&zip).unwrap().into_iter().find(|e| e.name == "lookups.sh").unwrap().data).unwrap();
         assert!(script.contains("--merge deep --knock-out-prefix '--' 'a'"), "{script}");
     }
 
@@ -332,8 +360,11 @@ mod tests {
     #[test]
     fn an_unpacked_export_gives_the_same_document() {
         let doc = Document::from_yaml(DOC).unwrap();
-        let folder =
-            unzip(&export(&doc)).unwrap().into_iter().map(|(n, b)| (format!("hiera-playground/{n}"), b)).collect();
+        let folder = unzip(&export(&doc))
+            .unwrap()
+            .into_iter()
+            .map(|e| (format!("hiera-playground/{}", e.name), e.data))
+            .collect();
         assert_eq!(import_files(folder).unwrap(), doc);
     }
 }

@@ -59,14 +59,25 @@ pub fn text(shared: &Shared) -> String {
 }
 
 /// The fragment (without `#`) of a link whose [`text`] deflates (raw
-/// deflate, RFC 1951) to `packed`. The page has the browser deflate it,
-/// which spares it an encoder of its own.
+/// deflate, RFC 1951) to `packed`. The page has the browser deflate it.
 pub fn fragment(packed: &[u8]) -> String {
     format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
-/// Reads a fragment (with or without `#`).
-pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
+/// Why a link's payload did not inflate, as the page's inflater tells.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Inflate {
+    /// It expands to more than [`MAX_EXPANDED`] bytes.
+    TooLarge,
+    /// It is not a whole raw deflate stream.
+    Damaged,
+}
+
+/// The payload of a link's fragment (with or without `#`): its raw deflate
+/// (RFC 1951), for the page to inflate to at most [`MAX_EXPANDED`] bytes
+/// and hand to [`read`]. The browser inflates, which spares the page a
+/// decoder of its own.
+pub fn unpack(fragment: &str) -> Result<Vec<u8>, ShareError> {
     let fragment = fragment.trim().trim_start_matches('#');
     if fragment.len() > MAX_LINK {
         return Err(ShareError(format!(
@@ -85,17 +96,17 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
             format!("This is not a playground link (unknown format \"{version}\").")
         }));
     }
-    let damaged = |why: &str| {
-        ShareError(format!("This link is incomplete or damaged ({why}). Was it cut off when it was copied?"))
-    };
-    let packed = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|_| damaged("not base64url"))?;
-    let bytes =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_EXPANDED).map_err(|e| match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                ShareError(format!("This link expands to more than {} MB; it is refused.", MAX_EXPANDED >> 20))
-            }
-            _ => damaged("it does not decompress"),
-        })?;
+    URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|_| damaged("not base64url"))
+}
+
+/// What a link holds, from its [`unpack`]ed payload as inflated.
+pub fn read(inflated: Result<Vec<u8>, Inflate>) -> Result<Shared, ShareError> {
+    let bytes = inflated.map_err(|e| match e {
+        Inflate::TooLarge => {
+            ShareError(format!("This link expands to more than {} MB; it is refused.", MAX_EXPANDED >> 20))
+        }
+        Inflate::Damaged => damaged("it does not decompress"),
+    })?;
     let text = String::from_utf8(bytes).map_err(|_| damaged("not UTF-8"))?;
     let document = Document::from_yaml(&text).map_err(|e| damaged(&e.message))?;
     let top = crate::yaml::load(&text).ok().flatten().map(|(v, _)| v);
@@ -108,6 +119,10 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     Ok(Shared { document, open, selected })
 }
 
+fn damaged(why: &str) -> ShareError {
+    ShareError(format!("This link is incomplete or damaged ({why}). Was it cut off when it was copied?"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +133,15 @@ mod tests {
 
     fn encode(shared: &Shared) -> String {
         fragment(&miniz_oxide::deflate::compress_to_vec(text(shared).as_bytes(), 9))
+    }
+
+    /// What the page does with a link, with miniz_oxide for the browser's inflater.
+    fn decode(fragment: &str) -> Result<Shared, ShareError> {
+        let packed = unpack(fragment)?;
+        read(miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_EXPANDED).map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => Inflate::TooLarge,
+            _ => Inflate::Damaged,
+        }))
     }
 
     #[test]

@@ -25,5 +25,5 @@ fuzz_target!(|text: &str| {
         }
     }
     let _ = hiera.keys();
-    let _ = hiera_core::archive::import(text.as_bytes());
+    let _ = hiera_core::archive::unzip(text.as_bytes());
 });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { deflateRawSync } from "node:zlib";
 import { ROOT, SCREENSHOTS, addLookup, attrWhen, editorText, eventually, filePaths, gotoReady, openPage, rowAt, rows, rowsWhen, start } from "./helpers.mjs";
 
 let env;
@@ -63,8 +64,10 @@ test("opening a link keeps the visitor's work one click away", async () => {
 test("a truncated or foreign link says so, and shows the visitor's work", async () => {
   const a = await openPage(env.browser, env.server.url);
   const link = await shareLink(a.page);
+  const bomb = deflateRawSync(Buffer.alloc((4 << 20) + 1, "a")).toString("base64url");
   for (const [bad, message] of [
     [link.slice(0, link.length - 40), /incomplete or damaged/],
+    [`${env.server.url}#h1.${bomb}`, /expands to more than 4 MB/],
     [`${env.server.url}#h9.AAAA`, /newer version/],
     [`${env.server.url}#garbage`, /not a playground link/],
   ]) {
@@ -163,6 +166,16 @@ test("export as a control-repo zip, then import it: the same document", async ()
   await page.setInputFiles("[data-testid=open-case]", zip);
   const after = await rowsWhen(page, (rs) => rs.length === before.length && rs[0].key === before[0].key && rs.every((r) => r.status));
   assert.deepEqual(after.map(({ selected, ...r }) => r), before.map(({ selected, ...r }) => r));
+
+  // The same files deflated, as zip tools write them: the browser inflates them.
+  const deflated = `${ROOT}target/exported-deflated.zip`;
+  const rezip = "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED) as b:\n    for i in a.infolist(): b.writestr(i.filename, a.read(i))";
+  execFileSync("python3", ["-c", rezip, zip, deflated]);
+  await page.selectOption("[data-testid=gallery]", "01-first-found.yaml");
+  await rowsWhen(page, (rs) => rs.length > 0 && rs[0].key !== before[0].key);
+  await page.setInputFiles("[data-testid=open-case]", deflated);
+  const inflated = await rowsWhen(page, (rs) => rs.length === before.length && rs[0].key === before[0].key && rs.every((r) => r.status));
+  assert.deepEqual(inflated.map(({ selected, ...r }) => r), before.map(({ selected, ...r }) => r));
 
   // The same zip unpacked and dropped onto the page as a folder.
   const folder = `${ROOT}target/drop/exported`;

@@ -1,12 +1,40 @@
 // Imported by the wasm glue (wasm-bindgen snippet): the files of a drop, with
 // dropped folders walked (the browser only offers folders through callbacks),
-// and raw deflate by the browser's own zlib for share links (the page then
-// needs no encoder of its own).
+// and raw deflate both ways by the browser's own zlib, for share links and
+// zips (the page then needs no deflate code of its own).
 
 /** Resolves to the raw deflate (RFC 1951) of `bytes`. */
 export async function deflateRaw(bytes) {
   const packed = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return new Uint8Array(await new Response(packed).arrayBuffer());
+}
+
+/**
+ * Resolves to what the raw deflate `bytes` inflates to, or to null once it
+ * passes `limit` bytes (a "decompression bomb" stops there). Rejects if
+ * `bytes` is not a whole raw deflate stream.
+ */
+export async function inflateRaw(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 /**

@@ -3,6 +3,7 @@
 
 use std::future::Future;
 
+use hiera_core::share::Inflate;
 use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -71,6 +72,9 @@ extern "C" {
     #[wasm_bindgen(js_name = deflateRaw)]
     fn deflate_raw_js(bytes: &[u8]) -> js_sys::Promise;
 
+    #[wasm_bindgen(js_name = inflateRaw)]
+    fn inflate_raw_js(bytes: &[u8], limit: f64) -> js_sys::Promise;
+
     #[wasm_bindgen(js_name = droppedFiles)]
     fn dropped_files_js(
         transfer: &web_sys::DataTransfer,
@@ -83,6 +87,16 @@ extern "C" {
 pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let packed = JsFuture::from(deflate_raw_js(bytes)).await.map_err(message)?;
     Ok(js_sys::Uint8Array::new(&packed).to_vec())
+}
+
+/// What the raw deflate `bytes` inflates to, by the browser, if it is at
+/// most `limit` bytes.
+pub async fn inflate_raw(bytes: &[u8], limit: usize) -> Result<Vec<u8>, Inflate> {
+    let inflated = JsFuture::from(inflate_raw_js(bytes, limit as f64)).await.map_err(|_| Inflate::Damaged)?;
+    match inflated.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => Ok(bytes.to_vec()),
+        Err(_) => Err(Inflate::TooLarge),
+    }
 }
 
 /// The files of a drop as `(path, file)`: a dropped file by its name, the
@@ -288,5 +302,23 @@ fn post_message(kind: &str, height: Option<i32>) {
         if parent != w {
             let _ = parent.post_message(&message, "*");
         }
+    }
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    async fn the_browser_inflates_what_it_deflated_up_to_a_limit() {
+        let text = b"a: 1\n".repeat(1000);
+        let packed = deflate_raw(&text).await.unwrap();
+        assert_eq!(inflate_raw(&packed, text.len()).await, Ok(text.clone()));
+        // A bomb stops at the limit; a cut or foreign stream is damaged.
+        assert_eq!(inflate_raw(&packed, text.len() - 1).await, Err(Inflate::TooLarge));
+        assert_eq!(inflate_raw(&packed[..packed.len() / 2], text.len()).await, Err(Inflate::Damaged));
+        assert_eq!(inflate_raw(b"\xff\xff\xff\xff", text.len()).await, Err(Inflate::Damaged));
     }
 }

@@ -77,13 +77,23 @@ fn saved_work() -> State {
     }
 }
 
-/// What the URL asks for: an embed, a shared link, or the visitor's work.
-fn start() -> (State, View) {
+/// The shared link the page was opened with, if any, read.
+async fn opened_link() -> Option<Result<share::Shared, share::ShareError>> {
+    let fragment = browser::fragment();
+    if fragment.is_empty() {
+        return None;
+    }
+    Some(match share::unpack(&fragment) {
+        Ok(packed) => share::read(browser::inflate_raw(&packed, share::MAX_EXPANDED).await),
+        Err(e) => Err(e),
+    })
+}
+
+/// What the URL asks for: an embed, the `shared` link, or the visitor's work.
+fn start(shared: Option<Result<share::Shared, share::ShareError>>) -> (State, View) {
     let query = browser::query();
     let has = |k: &str| query.iter().any(|(q, _)| q == k);
     let param = |k: &str| query.iter().find(|(q, _)| q == k).map(|(_, v)| v.clone());
-    let fragment = browser::fragment();
-    let shared = (!fragment.is_empty()).then(|| share::decode(&fragment));
     if has("embed") {
         let (file, lookup) = (param("file"), param("lookup").and_then(|l| l.parse::<usize>().ok()));
         let mut state = match shared {
@@ -169,7 +179,17 @@ fn parent_messages(on_load: impl Fn(wasm_bindgen::JsValue) + 'static) -> impl Dr
 /// Reads a file the user opened: a control-repo zip (see Export zip) or a case file.
 async fn open(file: web_sys::File) -> Result<Document, String> {
     if file.name().to_ascii_lowercase().ends_with(".zip") {
-        browser::read_bytes(file).await.and_then(|b| hiera_core::archive::import(&b))
+        let mut files = Vec::new();
+        for entry in hiera_core::archive::unzip(&browser::read_bytes(file).await?)? {
+            let data = match entry.deflated {
+                true => browser::inflate_raw(&entry.data, entry.size)
+                    .await
+                    .map_err(|_| hiera_core::archive::DAMAGED.to_string())?,
+                false => entry.data,
+            };
+            files.push((entry.name, data));
+        }
+        hiera_core::archive::import_files(files)
     } else {
         browser::read_file(file).await.and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
     }
@@ -186,10 +206,17 @@ enum Tab {
     AllKeys,
 }
 
+/// What the page was opened with.
+#[derive(Properties, PartialEq)]
+struct AppProps {
+    /// The shared link in its address, read.
+    link: Option<Result<share::Shared, share::ShareError>>,
+}
+
 /// The whole page.
 #[function_component(App)]
-fn app() -> Html {
-    let started = use_memo((), |_| start());
+fn app(props: &AppProps) -> Html {
+    let started = use_memo((), |_| start(props.link.clone()));
     let state = use_reducer(|| started.0.clone());
     let view = use_state(|| started.1.clone());
     let share_link = use_state(|| None::<String>);
@@ -563,7 +590,10 @@ fn app() -> Html {
 fn main() {
     recovery::install();
     browser::keep_offline();
-    yew::Renderer::<App>::new().render();
+    // A link's document is inflated by the browser, which answers later.
+    spawn_local(async {
+        yew::Renderer::<App>::with_props(AppProps { link: opened_link().await }).render();
+    });
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
@@ -578,7 +608,7 @@ mod tests {
     #[wasm_bindgen_test]
     async fn evaluates_the_welcome_example() {
         browser::forget(browser::SAVED_DOCUMENT);
-        let root = render::<App>(()).await;
+        let root = render::<App>(AppProps { link: None }).await;
         let rows = root.query_selector_all("[data-testid=lookup-row]").unwrap();
         assert_eq!(rows.length() as usize, welcome().lookups.len());
         let first: web_sys::Element = rows.item(0).unwrap().dyn_into().unwrap();
