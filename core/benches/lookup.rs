@@ -1,4 +1,5 @@
-//! Lookups per second over a control repo from ../shared/bench's generator.
+//! Lookups per second over a control repo from ../shared/bench's generator
+//! (vendored as tests/bench/gen-control-repo).
 //!
 //! `HIERA_BENCH_PRESET` picks the preset (small, medium, large; default
 //! medium); the repo is generated under target/ on first use. "cold" starts
@@ -21,7 +22,7 @@ fn repo(preset: &str) -> PathBuf {
     let dir = root.join(format!("target/bench-repo-{preset}"));
     if !dir.join("keys.txt").exists() {
         let status = Command::new("python3")
-            .arg(root.join("../shared/bench/gen-control-repo"))
+            .arg(root.join("tests/bench/gen-control-repo"))
             .args(["--preset", preset])
             .arg(&dir)
             .status()

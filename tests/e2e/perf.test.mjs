@@ -127,7 +127,7 @@ async function tree(dir, base = dir) {
 test("keystroke to result on the large preset", { timeout: 300_000 }, async () => {
   const repo = `${ROOT}target/perf-repo-large`;
   if (!existsSync(`${repo}/keys.txt`)) {
-    execFileSync("python3", [`${ROOT}../shared/bench/gen-control-repo`, "--preset", "large", repo]);
+    execFileSync("python3", [`${ROOT}tests/bench/gen-control-repo`, "--preset", "large", repo]);
   }
   const files = (await tree(repo)).filter(([p]) => p === "hiera.yaml" || p.startsWith("data/"));
   const facts = await readFile(`${repo}/facts.yaml`, "utf8");
