@@ -174,16 +174,27 @@ pub fn is_known_data_hash(function: &str) -> bool {
     matches!(function, "yaml_data" | "json_data")
 }
 
+/// How data files are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// Puppet's `strict = error`: a YAML file that holds neither a hash nor
+    /// nothing is an error.
+    pub strict_error: bool,
+    /// Whether to note where each value of a YAML file is
+    /// ([`DataFile::spans`]); none are noted for JSON.
+    pub spans: bool,
+}
+
 /// Reads a data file with a data_hash function, as Puppet's function would.
-pub fn load(function: &str, path: &str, text: &str, strict_error: bool) -> Result<DataFile, Error> {
+pub fn load(function: &str, path: &str, text: &str, reading: Reading) -> Result<DataFile, Error> {
     match function {
         "json_data" => load_json(path, text),
-        _ => load_yaml(path, text, strict_error),
+        _ => load_yaml(path, text, reading),
     }
 }
 
-fn load_yaml(path: &str, text: &str, strict_error: bool) -> Result<DataFile, Error> {
-    match yaml::load_document(text) {
+fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -> Result<DataFile, Error> {
+    match yaml::load_document(text, spans) {
         Err(e) => {
             let at = e.at;
             let message = if e.names_file {

@@ -77,6 +77,8 @@ pub struct Hiera {
     node: Node,
     scope: Scope,
     strict_error: bool,
+    /// Whether data files note where each value is (see [`Hiera::without_spans`]).
+    spans: bool,
     data: RefCell<HashMap<(String, String), Loaded<DataFile>>>,
     configs: RefCell<HashMap<(Layer, String), Loaded<HieraConfig>>>,
     /// Compiled `lookup_options` by the options they were compiled from.
@@ -94,11 +96,26 @@ impl Hiera {
             node,
             scope,
             strict_error,
+            spans: true,
             data: RefCell::default(),
             configs: RefCell::default(),
             compiled: RefCell::default(),
             resolved: RefCell::default(),
         }
+    }
+
+    /// This installation, its data files read without noting where each
+    /// value is: for a command that never shows it (the page's steps and
+    /// sources of values need it). YAML files read in fewer instructions.
+    pub fn without_spans(mut self) -> Hiera {
+        self.spans = false;
+        self.data.get_mut().clear();
+        self
+    }
+
+    /// How its data files are read.
+    fn reading(&self) -> data::Reading {
+        data::Reading { strict_error: self.strict_error, spans: self.spans }
     }
 
     /// The files.
@@ -188,7 +205,7 @@ impl Hiera {
             return cached.clone();
         }
         let loaded = match self.files.read(path) {
-            Some(text) => data::load(function, path, text, self.strict_error).map(Rc::new),
+            Some(text) => data::load(function, path, text, self.reading()).map(Rc::new),
             None => Err(Error::runtime(format!("Is a directory @ io_fread - {path}"))),
         };
         self.data.borrow_mut().insert(key, loaded.clone());
@@ -210,10 +227,9 @@ impl Hiera {
         if texts.len() < 2 || texts.iter().map(|t| t.2.len()).sum::<usize>() < 128 * 1024 {
             return;
         }
-        let strict_error = self.strict_error;
-        let read = threads::map(texts, |(function, path, text)| {
-            (function, path, data::load(function, path, text, strict_error))
-        });
+        let reading = self.reading();
+        let read =
+            threads::map(texts, |(function, path, text)| (function, path, data::load(function, path, text, reading)));
         let mut data = self.data.borrow_mut();
         for (function, path, loaded) in read {
             data.insert((function.to_string(), path.to_string()), loaded.map(Rc::new));

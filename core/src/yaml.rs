@@ -193,18 +193,27 @@ pub fn holds_symbol(value: &Value) -> bool {
     }
 }
 
-/// Reads a data file's text (see [`Document`]).
-pub fn load_document(text: &str) -> Result<Document, YamlError> {
-    document_in_pieces(text, block::pieces_for(text))
+/// Reads a data file's text (see [`Document`]), noting [`Spans`] if
+/// `spans`: a reader that never shows where a value is reads faster
+/// without them.
+pub fn load_document(text: &str, spans: bool) -> Result<Document, YamlError> {
+    read_document(text, block::pieces_for(text), spans)
 }
 
-/// [`load_document`], cut into about `pieces` pieces (see [`load_in_pieces`]).
+/// [`load_document`] with spans, cut into about `pieces` pieces (see
+/// [`load_in_pieces`]).
 #[doc(hidden)]
 pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlError> {
-    match block::load(text, pieces) {
+    read_document(text, pieces, true)
+}
+
+fn read_document(text: &str, pieces: usize, spans: bool) -> Result<Document, YamlError> {
+    match block::load(text, pieces, spans) {
         Some(document) => Ok(document),
         None => {
             let (value, surprises) = load_with_event_parser(text)?;
+            // The event parser always notes them.
+            let value = value.map(|(v, noted)| (v, if spans { noted } else { Spans::default() }));
             Ok(Document { value, surprises, symbols: true, entries: Vec::new() })
         }
     }

@@ -114,6 +114,35 @@ fn a_session_answers_each_plain_lookup_as_a_fresh_run_does() {
 }
 
 #[test]
+fn without_spans_every_lookup_answers_and_explains_the_same() {
+    use hiera_core::Hiera;
+    let mut compared = 0;
+    for path in common::case_paths() {
+        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (with, without) =
+            (Hiera::new(doc.files(), doc.node()), Hiera::new(doc.files(), doc.node()).without_spans());
+        for request in doc.lookups.iter().filter_map(|l| l.request(true).ok()) {
+            let (a, b) = (with.lookup(&request), without.lookup(&request));
+            let name = format!("{}: {:?}", path.display(), request.keys);
+            assert_eq!(format!("{:?}", a.result), format!("{:?}", b.result), "{name}");
+            assert_eq!(a.explain_text(), b.explain_text(), "{name}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "{compared}");
+    // Block style, which the fast path reads, and flow style, which it leaves to the event parser.
+    for text in ["a:\n  - 1\nb: c\n", "a: [1, 2]\n"] {
+        let mut files = hiera_core::fs::Files::new();
+        files.insert("/d.yaml", text);
+        let read = |hiera: Hiera| hiera.data_file("yaml_data", "/d.yaml").unwrap();
+        let with = read(Hiera::new(files.clone(), Default::default()));
+        let without = read(Hiera::new(files, Default::default()).without_spans());
+        assert_eq!(with.hash, without.hash, "{text:?}");
+        assert!(!with.spans.positions().is_empty() && without.spans.positions().is_empty(), "{text:?}");
+    }
+}
+
+#[test]
 fn a_session_finds_the_first_location_holding_the_key() {
     use hiera_core::{fs::Files, Hiera, Node, Value};
     let env = "/etc/puppetlabs/code/environments/production";

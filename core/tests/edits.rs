@@ -53,13 +53,15 @@ fn a_kept_playground_answers_as_a_fresh_one_after_every_edit() {
 
 #[test]
 fn a_spliced_edit_reads_as_the_whole_file_does() {
-    use hiera_core::data::{load, splice_yaml};
+    use hiera_core::data::{load, splice_yaml, Reading};
+    // As the page reads: splicing moves the spans.
+    const READING: Reading = Reading { strict_error: false, spans: true };
     // Characters that make and break YAML structure, and plain ones.
     const TYPED: [&str; 12] = ["a", " ", "\n", ":", "- ", "#", "\"", "&x ", "*x", "yes", "0755", "\n  - b"];
     let (mut spliced, mut edits) = (0, 0);
     for (name, doc) in cases() {
         for (path, text) in doc.files.iter().filter(|(p, _)| p.ends_with(".yaml") && !p.ends_with("hiera.yaml")) {
-            let Ok(before) = load("yaml_data", path, text, false) else { continue };
+            let Ok(before) = load("yaml_data", path, text, READING) else { continue };
             // What a file has learnt of its entries must follow an edit.
             (0..before.hash.len()).for_each(|i| assert!(before.entry(i).is_some()));
             let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
@@ -82,7 +84,7 @@ fn a_spliced_edit_reads_as_the_whole_file_does() {
                 let mut file = before.clone();
                 if splice_yaml(text, &edited, &mut file) {
                     spliced += 1;
-                    let whole = load("yaml_data", path, &edited, false);
+                    let whole = load("yaml_data", path, &edited, READING);
                     assert_eq!(Ok(&file), whole.as_ref(), "{name} {path}: edit {at}:\n{edited}");
                 }
             }

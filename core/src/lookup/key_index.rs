@@ -209,9 +209,10 @@ mod tests {
     use super::*;
 
     fn files(texts: &[(u32, &str)]) -> Vec<(u32, Rc<DataFile>)> {
+        let reading = crate::data::Reading { strict_error: false, spans: true };
         texts
             .iter()
-            .map(|&(id, t)| (id, Rc::new(crate::data::load("yaml_data", "/d.yaml", t, false).unwrap())))
+            .map(|&(id, t)| (id, Rc::new(crate::data::load("yaml_data", "/d.yaml", t, reading).unwrap())))
             .collect()
     }
 

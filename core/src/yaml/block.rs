@@ -35,9 +35,9 @@ pub(super) fn pieces_for(text: &str) -> usize {
 }
 
 /// Reads `text` if it is in the subset, `None` otherwise, cutting it into
-/// about `pieces` pieces that are read at once.
-pub(super) fn load(text: &str, pieces: usize) -> Option<Document> {
-    load_from(text, &piece_starts(text, pieces))
+/// about `pieces` pieces that are read at once; noting [`Spans`] if `spans`.
+pub(super) fn load(text: &str, pieces: usize, spans: bool) -> Option<Document> {
+    load_from(text, &piece_starts(text, pieces), spans)
 }
 
 /// Where to cut `text` into about `pieces` pieces of equal length. A cut
@@ -93,7 +93,7 @@ struct Piece {
 }
 
 /// Reads `text` in pieces that start at `starts` (the first at 0).
-fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
+fn load_from(text: &str, starts: &[usize], spans: bool) -> Option<Document> {
     let mut jobs = Vec::with_capacity(starts.len());
     let mut line = 1;
     for (i, &start) in starts.iter().enumerate() {
@@ -103,7 +103,7 @@ fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
         jobs.push((start, starts.get(i + 1).copied().unwrap_or(text.len()), line));
     }
     let pieces: Vec<Piece> =
-        threads::map(jobs, |(start, end, line)| read_piece(&text[start..end], start == 0, line).ok())
+        threads::map(jobs, |(start, end, line)| read_piece(&text[start..end], start == 0, line, spans).ok())
             .into_iter()
             .collect::<Option<_>>()?;
     // The event parser's limit is on the whole document.
@@ -127,7 +127,7 @@ fn load_from(text: &str, starts: &[usize]) -> Option<Document> {
 
 /// Reads one piece of a text, `first` or starting with a top-level key at
 /// line `line`.
-fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
+fn read_piece(text: &str, first: bool, line: u32, spans: bool) -> Read<Piece> {
     if !suitable(text) {
         return Err(GiveUp);
     }
@@ -141,6 +141,7 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
         nodes: 0,
         depth: 0,
         surprises: Vec::new(),
+        spans,
         positions: Vec::new(),
         top: Vec::new(),
         pairs: Vec::new(),
@@ -150,8 +151,9 @@ fn read_piece(text: &str, first: bool, line: u32) -> Read<Piece> {
         top_entries: Vec::new(),
     };
     if first {
-        r.positions.push(Position::default());
-        r.positions[0] = r.document()?;
+        r.note(Position::default());
+        let at = r.document()?;
+        r.fill(0, at);
     } else {
         r.rest()?;
     }
@@ -213,6 +215,9 @@ struct Reader<'a> {
     nodes: usize,
     depth: usize,
     surprises: Vec<Surprise>,
+    /// Whether to note [`Spans`]: a reader that never shows where a value
+    /// is reads faster without.
+    spans: bool,
     /// The [`Spans`] of what is read, each value's position taken when it
     /// starts (a collection's filled in at its end).
     positions: Vec<Position>,
@@ -269,8 +274,31 @@ impl<'a> Reader<'a> {
         self.bytes.get(at).copied()
     }
 
+    /// Where the value at `pos` is, for the spans.
     fn at(&self) -> Position {
-        self.position(self.pos)
+        self.place(self.pos)
+    }
+
+    /// Where the value at `pos` (on the current line) is, for the spans.
+    fn place(&self, pos: usize) -> Position {
+        match self.spans {
+            true => self.position(pos),
+            false => Position::default(),
+        }
+    }
+
+    /// Notes the next value's position in the spans.
+    fn note(&mut self, at: Position) {
+        if self.spans {
+            self.positions.push(at);
+        }
+    }
+
+    /// Fills in the position noted at `slot`.
+    fn fill(&mut self, slot: usize, at: Position) {
+        if let Some(noted) = self.positions.get_mut(slot) {
+            *noted = at;
+        }
     }
 
     /// The position of `pos`, on the current line.
@@ -380,9 +408,10 @@ impl<'a> Reader<'a> {
     fn mapping(&mut self, indent: usize) -> Read<Value> {
         self.enter()?;
         let slot = self.positions.len();
-        self.positions.push(Position::default());
+        self.note(Position::default());
         let base = self.pairs.len();
-        self.positions[slot] = self.entries(indent, false)?;
+        let at = self.entries(indent, false)?;
+        self.fill(slot, at);
         self.depth -= 1;
         mapping_of(self.pairs.drain(base..).collect())
     }
@@ -395,7 +424,7 @@ impl<'a> Reader<'a> {
         loop {
             let (key, colon) = self.key()?;
             // The event parser places a block mapping at its first `:`.
-            let at = *first.get_or_insert_with(|| self.position(colon));
+            let at = *first.get_or_insert_with(|| self.place(colon));
             if top {
                 self.entry = Entry::START;
             } else {
@@ -421,7 +450,7 @@ impl<'a> Reader<'a> {
         self.enter()?;
         let mut at = self.at();
         let slot = self.positions.len();
-        self.positions.push(at);
+        self.note(at);
         let base = self.items.len();
         loop {
             self.pos += 1;
@@ -453,7 +482,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.depth -= 1;
-        self.positions[slot] = at;
+        self.fill(slot, at);
         let items: Vec<Value> = self.items.drain(base..).collect();
         Ok(Value::Array(items.into()))
     }
@@ -500,7 +529,7 @@ impl<'a> Reader<'a> {
             Some(b'\'' | b'"') => Value::String(self.quoted()?),
             Some(b'|') => {
                 let (text, at) = self.literal(indent)?;
-                self.positions.push(at);
+                self.note(at);
                 self.skip_blank()?;
                 let value = Value::String(text);
                 self.entry.note_scalar(&value);
@@ -515,7 +544,7 @@ impl<'a> Reader<'a> {
             }
         };
         self.entry.note_scalar(&value);
-        self.positions.push(at);
+        self.note(at);
         self.end_line()?;
         self.skip_blank()?;
         Ok(value)
@@ -685,7 +714,7 @@ impl<'a> Reader<'a> {
         if n <= indent || self.blank_at(first) {
             return Err(GiveUp);
         }
-        let at = self.position(first);
+        let at = self.place(first);
         let mut text = String::new();
         // Line breaks after the last content line, the last line's own included.
         let mut breaks = 0;
@@ -729,7 +758,7 @@ mod tests {
     /// The fast path's reading, if it read `text`, after checking that it is
     /// the event parser's.
     fn agrees(text: &str) -> bool {
-        let Some(Document { value: Some((value, spans)), surprises, symbols, entries }) = load(text, 1) else {
+        let Some(Document { value: Some((value, spans)), surprises, symbols, entries }) = load(text, 1, true) else {
             return false;
         };
         assert!(symbols || !super::super::holds_symbol(&value), "a symbol unnoted in {text:?}");
@@ -753,7 +782,7 @@ mod tests {
     fn notes_whether_a_text_has_symbols() {
         for (text, symbols) in [("a: b\n", false), ("':a': 1\nb: ':c'\n", false), ("a: :b\n", true), (":a: 1\n", true)]
         {
-            let Some(document) = load(text, 1) else { panic!("gave up on {text:?}") };
+            let Some(document) = load(text, 1, true) else { panic!("gave up on {text:?}") };
             assert_eq!(document.symbols, symbols, "{text:?}");
         }
     }
@@ -790,16 +819,29 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_same_without_spans() {
+        for text in corpus() {
+            let with = load(&text, 1, true).map(|mut d| {
+                if let Some((_, spans)) = &mut d.value {
+                    *spans = Spans::default();
+                }
+                d
+            });
+            assert_eq!(format!("{:?}", load(&text, 1, false)), format!("{with:?}"), "{text:?}");
+        }
+    }
+
+    #[test]
     fn reads_a_text_cut_into_pieces_as_it_reads_it_whole() {
         let mut cut = 0;
         for text in corpus() {
-            let whole = format!("{:?}", load(&text, 1));
+            let whole = format!("{:?}", load(&text, 1, true));
             // As many pieces as bytes: a cut at every line that allows one.
             let every = piece_starts(&text, text.len());
             let mut ways: Vec<Vec<usize>> = every[1..].iter().map(|&c| vec![0, c]).collect();
             ways.push(every.clone());
             for starts in ways.into_iter().filter(|s| s.len() > 1) {
-                assert_eq!(format!("{:?}", load_from(&text, &starts)), whole, "cut at {starts:?}: {text:?}");
+                assert_eq!(format!("{:?}", load_from(&text, &starts, true)), whole, "cut at {starts:?}: {text:?}");
                 cut += 1;
             }
         }
@@ -884,7 +926,7 @@ mod tests {
             "a: 'x'y\n",
             "a: 1 #c\nb",
         ] {
-            assert!(load(text, 1).is_none(), "the fast path read {text:?}");
+            assert!(load(text, 1, true).is_none(), "the fast path read {text:?}");
         }
         // A repeated key among more entries than a map compares one by one.
         let many = |indent: &str, last: &str| {
@@ -892,8 +934,8 @@ mod tests {
             format!("{keys}{indent}{last}: x\n")
         };
         for text in [many("", "k3"), format!("a:\n{}", many("  ", "k9")), many("", "0.0").replace("k0", "-0.0")] {
-            assert!(load(&text, 1).is_none(), "the fast path read {text:?}");
-            assert!(load(&text.replace(": x", "_other: x"), 1).is_some(), "the fast path gave up on {text:?}");
+            assert!(load(&text, 1, true).is_none(), "the fast path read {text:?}");
+            assert!(load(&text.replace(": x", "_other: x"), 1, true).is_some(), "the fast path gave up on {text:?}");
         }
     }
 }
