@@ -83,10 +83,8 @@ async fn opened_link() -> Option<Result<share::Shared, share::ShareError>> {
     if fragment.is_empty() {
         return None;
     }
-    Some(match share::unpack(&fragment) {
-        Ok(packed) => share::read(browser::inflate_raw(&packed, share::MAX_EXPANDED).await),
-        Err(e) => Err(e),
-    })
+    let read = async { share::read(browser::inflate_raw(&share::unpack(&fragment)?, share::MAX_EXPANDED).await) };
+    Some(read.await)
 }
 
 /// What the URL asks for: an embed, the `shared` link, or the visitor's work.
