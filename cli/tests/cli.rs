@@ -151,3 +151,33 @@ fn files_that_are_not_regular_files_are_left_alone() {
     let found = run(&["--env-dir", "env", "ntp::servers"], &scratch.0);
     assert_eq!((found.status.code(), stdout(&found).as_str()), (Some(0), "---\n- 0.pool.ntp.org\n"));
 }
+
+#[test]
+fn decrypts_eyaml_with_the_key_files_under_root() {
+    let case = include_str!("../../tests/conformance/backends/eyaml-whole-string-values.yaml");
+    let doc = hiera_core::case::Document::from_yaml(case).unwrap();
+    let scratch = Scratch::new("eyaml");
+    for (path, text) in &doc.files {
+        let at = match path.strip_prefix('/') {
+            Some(absolute) => format!("root/{absolute}"),
+            None => format!("root/etc/puppetlabs/code/environments/production/{path}"),
+        };
+        scratch.write(&at, text);
+    }
+    scratch.write("facts.yaml", "os:\n  family: Debian\n");
+    let args =
+        ["--root", "root", "--facts", "facts.yaml", "--node", "db01.example.com", "profile::postgresql::password"];
+    let found = run(&args, &scratch.0);
+    assert_eq!((found.status.code(), stdout(&found).as_str()), (Some(0), "--- Pg-S3cr3t!2024\n"));
+
+    std::fs::remove_file(scratch.0.join("root/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem")).unwrap();
+    let failed = run(&args, &scratch.0);
+    let message = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains(
+            "Error was No such file or directory @ rb_sysopen - /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem"
+        ),
+        "{message}"
+    );
+}

@@ -30,6 +30,7 @@ pub mod convert;
 pub mod data;
 mod error;
 pub mod explain;
+pub mod eyaml;
 pub mod fs;
 pub mod interpolate;
 pub mod json;
@@ -84,6 +85,8 @@ pub struct Hiera {
     /// Compiled `lookup_options` by the options they were compiled from.
     compiled: RefCell<Vec<(Hash, Rc<Compiled>)>>,
     resolved: RefCell<lookup::Resolved>,
+    /// What decrypts eyaml's PKCS7 blocks, when something does.
+    pkcs7: Option<Rc<dyn eyaml::Pkcs7>>,
 }
 
 impl Hiera {
@@ -101,7 +104,16 @@ impl Hiera {
             configs: RefCell::default(),
             compiled: RefCell::default(),
             resolved: RefCell::default(),
+            pkcs7: eyaml::builtin(),
         }
+    }
+
+    /// This installation, decrypting eyaml's PKCS7 blocks with `pkcs7`
+    /// (without the `pkcs7` feature there is nothing to decrypt with until
+    /// one is given).
+    pub fn with_pkcs7(mut self, pkcs7: Rc<dyn eyaml::Pkcs7>) -> Hiera {
+        self.pkcs7 = Some(pkcs7);
+        self
     }
 
     /// This installation, its data files read without noting where each

@@ -9,6 +9,7 @@ use crate::config::{FunctionKind, Layer};
 use crate::data::{self, DataFile};
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
+use crate::eyaml;
 use crate::key::LookupKey;
 use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
@@ -582,7 +583,13 @@ impl<'h> Run<'h> {
         if !entry.lookup_value {
             return Err(data::not_a_lookup_value(root, function, location.map(|l| l.path.as_str()), value));
         }
-        let value = if entry.interpolated { self.interpolate(value.clone(), true, None)? } else { value.clone() };
+        let value = if level.is_eyaml() {
+            self.eyaml_value(value, level, location, root)?
+        } else if entry.interpolated {
+            self.interpolate(value.clone(), true, None)?
+        } else {
+            value.clone()
+        };
         let id = self.found(root, &value);
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
             let at = file.value_spans(index);
@@ -604,7 +611,8 @@ impl<'h> Run<'h> {
                 level.name
             )));
         };
-        if *kind != FunctionKind::DataHash || !data::is_known_data_hash(function) {
+        let eyaml = level.is_eyaml();
+        if !eyaml && (*kind != FunctionKind::DataHash || !data::is_known_data_hash(function)) {
             return Err(Error::issue(
                 format!("Unable to find '{}' function named '{function}'", kind.key()),
                 level.config_path.as_deref(),
@@ -613,13 +621,65 @@ impl<'h> Run<'h> {
         }
         // yaml_data and json_data declare `Struct[{path=>String[1]}]`: any
         // other option, or no path, fails their argument check.
-        let has_path = |l: &&Location| !l.uri && level.options.as_ref().is_none_or(|o| o.is_empty());
+        // eyaml_lookup_key takes any options, and checks for a path itself.
+        let has_path = |l: &&Location| !l.uri && (eyaml || level.options.as_ref().is_none_or(|o| o.is_empty()));
         let Some(location) = location.filter(has_path) else {
-            return Err(Error::runtime(format!(
-                "'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
-            )));
+            return Err(Error::runtime(if eyaml {
+                format!("'{function}': one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this lookup_key function")
+            } else {
+                format!("'{function}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function")
+            }));
         };
         location.data.get_or_init(|| self.hiera.data_file(function, &location.path)).clone()
+    }
+}
+
+impl Run<'_> {
+    /// What `eyaml_lookup_key` returns for a value found in its file: each
+    /// string decrypted where it holds a block, then interpolated, and each
+    /// hash key interpolated, in order (`decrypt_value`).
+    fn eyaml_value(
+        &mut self,
+        value: &Value,
+        level: &LevelProvider,
+        location: Option<&Location>,
+        key: &str,
+    ) -> Result<Value, Error> {
+        Ok(match value {
+            Value::String(s) => {
+                let text = if eyaml::is_encrypted(s) {
+                    let hiera = self.hiera;
+                    let keys = eyaml::Keys {
+                        options: level.options.as_ref(),
+                        files: &hiera.files,
+                        pkcs7: hiera.pkcs7.as_deref(),
+                    };
+                    eyaml::decrypt(s, &keys).map_err(|f| match f {
+                        eyaml::Failure::Standard(m) => {
+                            let path = location.map_or("", |l| l.path.as_str());
+                            Error::lookup(format!("hiera-eyaml backend error decrypting {s} when looking up {key} in {path}. Error was {m}"))
+                        }
+                        eyaml::Failure::Load(m) => Error::runtime(m),
+                    })?
+                } else {
+                    s.clone()
+                };
+                self.interpolate(Value::String(text), true, None)?
+            }
+            Value::Hash(h) => {
+                let mut out = crate::value::Hash::with_capacity(h.len());
+                for (k, v) in h.iter() {
+                    let k = self.interpolate(k.clone(), true, None)?;
+                    let v = self.eyaml_value(v, level, location, key)?;
+                    out.insert(k, v);
+                }
+                Value::Hash(out)
+            }
+            Value::Array(a) => Value::Array(
+                a.iter().map(|v| self.eyaml_value(v, level, location, key)).collect::<Result<Vec<_>, _>>()?.into(),
+            ),
+            other => other.clone(),
+        })
     }
 }
 

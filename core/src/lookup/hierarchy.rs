@@ -85,6 +85,13 @@ pub(super) struct LevelProvider {
     pub(super) options: Option<Hash>,
 }
 
+impl LevelProvider {
+    /// Whether the level's backend is `lookup_key: eyaml_lookup_key`.
+    pub(super) fn is_eyaml(&self) -> bool {
+        matches!(&self.function, Some((FunctionKind::LookupKey, f)) if f == "eyaml_lookup_key")
+    }
+}
+
 pub(super) struct Provider {
     pub(super) config: Rc<HieraConfig>,
     pub(super) levels: Option<Rc<Vec<LevelProvider>>>,

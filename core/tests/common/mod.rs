@@ -11,14 +11,15 @@ pub fn conformance_dir() -> PathBuf {
 }
 
 /// Every case recorded from Puppet, sorted: the vendored shared ones
-/// (`cases/`), this project's own (`own/`) and the page's gallery.
+/// (`cases/`, `backends/`), this project's own (`own/`) and the page's gallery.
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
-    let mut paths: Vec<PathBuf> = [dir.join("cases"), dir.join("own"), dir.join("../../www/examples")]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
+    let mut paths: Vec<PathBuf> =
+        [dir.join("cases"), dir.join("backends"), dir.join("own"), dir.join("../../www/examples")]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
     paths.sort();
     paths
 }
