@@ -171,7 +171,7 @@ pub fn keys_digest(hash: &Hash) -> u64 {
 
 /// The data_hash functions this engine provides.
 pub fn is_known_data_hash(function: &str) -> bool {
-    matches!(function, "yaml_data" | "json_data")
+    matches!(function, "yaml_data" | "json_data" | "hocon_data")
 }
 
 /// How data files are read.
@@ -189,6 +189,7 @@ pub struct Reading {
 pub fn load(function: &str, path: &str, text: &str, reading: Reading) -> Result<DataFile, Error> {
     match function {
         "json_data" => load_json(path, text),
+        "hocon_data" => load_hocon(path, text),
         _ => load_yaml(path, text, reading),
     }
 }
@@ -219,6 +220,13 @@ fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -
             }
             Ok(DataFile::default())
         }
+    }
+}
+
+fn load_hocon(path: &str, text: &str) -> Result<DataFile, Error> {
+    match crate::hocon::parse(text) {
+        Ok(hash) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
+        Err(e) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
     }
 }
 

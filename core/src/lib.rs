@@ -32,6 +32,7 @@ mod error;
 pub mod explain;
 pub mod eyaml;
 pub mod fs;
+pub mod hocon;
 pub mod interpolate;
 pub mod json;
 pub mod key;
