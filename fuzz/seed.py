@@ -31,7 +31,11 @@ for path in cases:
     text = open(path, encoding="utf-8").read()
     put("lookup", text)
     for name, body in blocks(text.split("\nlookups:")[0]):
-        put("hiera_config" if name.endswith("hiera.yaml") else "yaml", body)
+        put("hiera_config" if name.endswith("hiera.yaml") else "hocon" if name.endswith(".conf") else "yaml", body)
+        if name.endswith(".eyaml"):
+            for line in body.split("\n"):
+                if "ENC[" in line:
+                    put("eyaml", line.split(":", 1)[-1].strip().strip("\"'"))
         for line in body.split("\n"):
             if "%{" in line:
                 put("interpolation", line.split(":", 1)[-1].strip().strip("\"'"))

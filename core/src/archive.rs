@@ -86,13 +86,13 @@ fn shell(s: &str) -> String {
 }
 
 /// Whether a file of a repository can matter to Hiera: its configurations and
-/// data files. Hidden folders (`.git`) and everything else (manifests,
-/// templates, Ruby code) are left out, so that a whole control repository can
-/// be opened.
+/// data files (YAML, JSON, eyaml, HOCON's `.conf`). Hidden folders (`.git`)
+/// and everything else (manifests, templates, Ruby code) are left out, so
+/// that a whole control repository can be opened.
 pub fn wanted(path: &str) -> bool {
     let hidden = path.split('/').any(|c| c.starts_with('.'));
     let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    !hidden && matches!(extension.as_deref(), Some("yaml" | "yml" | "json" | "eyaml"))
+    !hidden && matches!(extension.as_deref(), Some("yaml" | "yml" | "json" | "eyaml" | "conf"))
 }
 
 /// Reads the files of a folder or zip ([`unzip`]; path inside it →
@@ -283,6 +283,16 @@ pub fn unzip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repository_s_hiera_files_are_wanted_and_nothing_else() {
+        for path in ["hiera.yaml", "data/common.yml", "data/a.json", "data/secrets.eyaml", "data/roles/web.conf"] {
+            assert!(wanted(path), "{path}");
+        }
+        for path in ["manifests/site.pp", ".git/config.yaml", "keys/private_key.pkcs7.pem", "README.md"] {
+            assert!(!wanted(path), "{path}");
+        }
+    }
 
     /// What the page does with a zip, with miniz_oxide for the browser's inflater.
     fn import(bytes: &[u8]) -> Result<Document, String> {

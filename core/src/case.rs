@@ -349,6 +349,21 @@ impl Document {
         crate::yaml::to_yaml(&Value::Hash(top)).trim_start_matches("---\n").to_string()
     }
 
+    /// The files that hold a PEM private key (an eyaml key pair's
+    /// `private_key.pkcs7.pem`): secrets a shared copy should not carry
+    /// unless its owner says so.
+    pub fn private_keys(&self) -> Vec<&str> {
+        self.files.iter().filter(|(_, text)| text.contains("PRIVATE KEY-----")).map(|(p, _)| p.as_str()).collect()
+    }
+
+    /// This document without the files [`Document::private_keys`] names:
+    /// its eyaml values then fail to decrypt, as on a Puppet without the key.
+    pub fn without_private_keys(&self) -> Document {
+        let mut doc = self.clone();
+        doc.files.retain(|(_, text)| !text.contains("PRIVATE KEY-----"));
+        doc
+    }
+
     /// Runs every lookup against the engine and compares each with Puppet's
     /// recorded answer (see [`compare`]), in order.
     pub fn check(&self, exact: bool) -> Vec<Result<(), String>> {

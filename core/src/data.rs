@@ -174,6 +174,16 @@ pub fn is_known_data_hash(function: &str) -> bool {
     matches!(function, "yaml_data" | "json_data" | "hocon_data")
 }
 
+/// Whether the engine provides `function` for a level that names it as
+/// its `kind` (Puppet would find it; any other is "Unable to find").
+pub fn is_provided(kind: &crate::config::FunctionKind, function: &str) -> bool {
+    match kind {
+        crate::config::FunctionKind::DataHash => is_known_data_hash(function),
+        crate::config::FunctionKind::LookupKey => function == "eyaml_lookup_key",
+        _ => false,
+    }
+}
+
 /// How data files are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reading {
@@ -185,11 +195,11 @@ pub struct Reading {
     pub spans: bool,
 }
 
-/// Reads a data file with a data_hash function, as Puppet's function would.
+/// Reads a YAML or JSON data file with a data_hash function, as Puppet's
+/// function would (HOCON: [`hocon_file`]).
 pub fn load(function: &str, path: &str, text: &str, reading: Reading) -> Result<DataFile, Error> {
     match function {
         "json_data" => load_json(path, text),
-        "hocon_data" => load_hocon(path, text),
         _ => load_yaml(path, text, reading),
     }
 }
@@ -223,10 +233,13 @@ fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -
     }
 }
 
-fn load_hocon(path: &str, text: &str) -> Result<DataFile, Error> {
-    match crate::hocon::parse(text) {
-        Ok(hash) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
-        Err(e) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
+/// A HOCON data file as `hocon_data` returns it, from what a
+/// [`crate::hocon::Reader`] read (`None`: there was no reader).
+pub fn hocon_file(path: &str, read: Option<Result<Hash, crate::hocon::Error>>) -> Result<DataFile, Error> {
+    match read {
+        Some(Ok(hash)) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
+        Some(Err(e)) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
+        None => Err(Error::lookup(format!("{path}: {}", crate::hocon::NOT_LOADED)).at(path, None, None)),
     }
 }
 

@@ -131,6 +131,9 @@ pub struct Node {
     pub origin: Option<Origin>,
     /// The value as found, when a merge changed it afterwards.
     pub unmerged: Option<Value>,
+    /// For a value found by `eyaml_lookup_key`: whether it held encrypted
+    /// blocks, now decrypted.
+    pub decrypted: bool,
     parent: Option<NodeId>,
 }
 
@@ -145,6 +148,7 @@ impl Node {
             tokens: Vec::new(),
             origin: None,
             unmerged: None,
+            decrypted: false,
             parent,
         }
     }

@@ -14,18 +14,18 @@
 
 use crate::fs::Files;
 use crate::value::{Hash, Value};
-use base64::Engine as _;
 
-/// hiera-eyaml's PKCS7 encryptor: decrypts a block's DER with the key files'
-/// contents, or says why not in OpenSSL's words.
+/// hiera-eyaml's PKCS7 encryptor: decrypts a block's base64 with the key
+/// files' contents, or says why not in OpenSSL's words.
 pub trait Pkcs7 {
-    /// `OpenSSL::PKCS7.new(der).decrypt(RSA.new(private_key), Certificate.new(public_key))`;
-    /// a key file that could not be read comes as its error, which this
-    /// reports where Ruby would meet it (the private key is read and parsed
-    /// before the public one).
+    /// `decrypt(decode(cipher))`: `OpenSSL::PKCS7.new(Base64.decode64(cipher))
+    /// .decrypt(RSA.new(private_key), Certificate.new(public_key))`; a key
+    /// file that could not be read comes as its error, which this reports
+    /// where Ruby would meet it (the private key is read and parsed before
+    /// the public one).
     fn decrypt(
         &self,
-        der: &[u8],
+        cipher: &str,
         private_key: Result<&[u8], String>,
         public_key: Result<&[u8], String>,
     ) -> Result<Vec<u8>, String>;
@@ -51,7 +51,15 @@ pub struct Keys<'a> {
     pub files: &'a Files,
     /// The PKCS7 encryptor, if one is loaded.
     pub pkcs7: Option<&'a dyn Pkcs7>,
+    /// What was decrypted before, if it is remembered.
+    pub decrypted: Option<&'a Decrypted>,
 }
+
+/// Blocks decrypted before, by their base64 and digests of the key files
+/// read for them (or of why they could not be read): a value's blocks are
+/// decrypted at every lookup that finds it, and one RSA decryption costs
+/// milliseconds natively and tens of them in WebAssembly.
+pub type Decrypted = std::cell::RefCell<rustc_hash::FxHashMap<(String, u64, u64), Result<Vec<u8>, String>>>;
 
 /// The encryptor built in with the `pkcs7` feature (RustCrypto's, through
 /// `hiera-pkcs7`); `None` without it.
@@ -70,23 +78,33 @@ pub struct RustCrypto;
 impl Pkcs7 for RustCrypto {
     fn decrypt(
         &self,
-        der: &[u8],
+        cipher: &str,
         private_key: Result<&[u8], String>,
         public_key: Result<&[u8], String>,
     ) -> Result<Vec<u8>, String> {
         let key = hiera_pkcs7::PrivateKey::from_pem(private_key?).map_err(|e| e.to_string())?;
         let cert = hiera_pkcs7::PublicKey::from_pem(public_key?).map_err(|e| e.to_string())?;
-        hiera_pkcs7::decrypt(der, &key, &cert).map_err(|e| e.to_string())
+        hiera_pkcs7::decrypt(&hiera_pkcs7::decode64(cipher), &key, &cert).map_err(|e| e.to_string())
     }
 }
 
 /// The message when no [`Pkcs7`] is there to decrypt with.
-pub const NO_PKCS7: &str = "the PKCS7 encryptor is not loaded";
+pub const NO_PKCS7: &str = "the PKCS7 encryptor is not loaded (yet)";
 
 /// Whether hiera-eyaml sees an encrypted value: `/.*ENC\[.*?\]/`, where `.`
 /// does not cross a line break.
 pub fn is_encrypted(text: &str) -> bool {
     text.split('\n').any(|line| line.find("ENC[").is_some_and(|at| line[at + 4..].contains(']')))
+}
+
+/// Whether a value found in an eyaml file holds a string that is decrypted.
+pub fn holds_block(value: &Value) -> bool {
+    match value {
+        Value::String(s) => is_encrypted(s),
+        Value::Array(a) => a.iter().any(holds_block),
+        Value::Hash(h) => h.values().any(holds_block),
+        _ => false,
+    }
 }
 
 /// A block found in a string: where it is, its scheme (`PKCS7` when it names
@@ -191,9 +209,27 @@ fn decrypt_block(block: &Block, keys: &Keys) -> Result<String, Failure> {
             other => Err(format!("no implicit conversion of {} into String", ruby_class(other))),
         }
     };
-    let der = decode64(cipher);
     let pkcs7 = keys.pkcs7.ok_or_else(|| Failure::Standard(NO_PKCS7.into()))?;
-    let plain = pkcs7.decrypt(&der, read(private), read(public)).map_err(Failure::Standard)?;
+    let (private, public) = (read(private), read(public));
+    let digest = |r: &Result<&[u8], String>| {
+        use std::hash::{Hash as _, Hasher as _};
+        let mut h = rustc_hash::FxHasher::default();
+        r.hash(&mut h);
+        h.finish()
+    };
+    let key = (cipher.clone(), digest(&private), digest(&public));
+    let remembered = keys.decrypted.and_then(|d| d.borrow().get(&key).cloned());
+    let plain = match remembered {
+        Some(plain) => plain,
+        None => {
+            let plain = pkcs7.decrypt(cipher, private, public);
+            if let Some(d) = keys.decrypted {
+                d.borrow_mut().insert(key, plain.clone());
+            }
+            plain
+        }
+    };
+    let plain = plain.map_err(Failure::Standard)?;
     Ok(String::from_utf8_lossy(&plain).into_owned())
 }
 
@@ -224,26 +260,6 @@ fn ruby_class(value: Option<&Value>) -> &'static str {
     }
 }
 
-/// Ruby's `Base64.decode64`: characters outside the alphabet are skipped,
-/// decoding stops at padding, and a last group of one character is dropped.
-fn decode64(text: &str) -> Vec<u8> {
-    let mut clean: Vec<u8> = text
-        .bytes()
-        .take_while(|&b| b != b'=')
-        .filter(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
-        .collect();
-    if clean.len() % 4 == 1 {
-        clean.pop();
-    }
-    let engine = base64::engine::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new()
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent)
-            .with_decode_allow_trailing_bits(true),
-    );
-    engine.decode(clean).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,17 +286,9 @@ mod tests {
     }
 
     #[test]
-    fn decodes_base64_as_ruby_does() {
-        assert_eq!(decode64("aGVsbG8gd29ybGQ="), b"hello world");
-        assert_eq!(decode64("aGVs bG8*"), b"hello");
-        assert_eq!(decode64("aGVsb"), b"hel");
-        assert_eq!(decode64("aG=Vs"), b"h");
-    }
-
-    #[test]
     fn text_around_blocks_is_kept_and_one_line_break_chomped() {
         let files = Files::new();
-        let keys = Keys { options: None, files: &files, pkcs7: None };
+        let keys = Keys { options: None, files: &files, pkcs7: None, decrypted: None };
         assert_eq!(decrypt("plain\n\n", &keys), Ok("plain\n".into()));
         assert_eq!(decrypt("plain\r\n", &keys), Ok("plain".into()));
         assert_eq!(

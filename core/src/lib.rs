@@ -88,6 +88,10 @@ pub struct Hiera {
     resolved: RefCell<lookup::Resolved>,
     /// What decrypts eyaml's PKCS7 blocks, when something does.
     pkcs7: Option<Rc<dyn eyaml::Pkcs7>>,
+    /// What reads HOCON, when something does.
+    hocon: Option<Rc<dyn hocon::Reader>>,
+    /// eyaml blocks decrypted so far.
+    decrypted: eyaml::Decrypted,
 }
 
 impl Hiera {
@@ -106,15 +110,36 @@ impl Hiera {
             compiled: RefCell::default(),
             resolved: RefCell::default(),
             pkcs7: eyaml::builtin(),
+            hocon: hocon::builtin(),
+            decrypted: eyaml::Decrypted::default(),
         }
     }
 
-    /// This installation, decrypting eyaml's PKCS7 blocks with `pkcs7`
-    /// (without the `pkcs7` feature there is nothing to decrypt with until
-    /// one is given).
-    pub fn with_pkcs7(mut self, pkcs7: Rc<dyn eyaml::Pkcs7>) -> Hiera {
-        self.pkcs7 = Some(pkcs7);
-        self
+    /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on (without the
+    /// `pkcs7` feature there is nothing to decrypt with until one is given).
+    pub fn set_pkcs7(&mut self, pkcs7: Option<Rc<dyn eyaml::Pkcs7>>) {
+        self.pkcs7 = pkcs7;
+        self.decrypted.get_mut().clear();
+    }
+
+    /// What decrypts eyaml's PKCS7 blocks, if anything does.
+    pub fn pkcs7(&self) -> Option<Rc<dyn eyaml::Pkcs7>> {
+        self.pkcs7.clone()
+    }
+
+    /// Reads `hocon_data` files with `hocon` from now on (without the
+    /// `hocon` feature there is nothing to read them with until one is
+    /// given); files read before are read again.
+    pub fn set_hocon(&mut self, hocon: Option<Rc<dyn hocon::Reader>>) {
+        self.hocon = hocon;
+        self.data.get_mut().retain(|(function, _), _| function != "hocon_data");
+        // The hierarchies hold what their levels read, failures included.
+        self.resolved.get_mut().forget();
+    }
+
+    /// What reads HOCON, if anything does.
+    pub fn hocon(&self) -> Option<Rc<dyn hocon::Reader>> {
+        self.hocon.clone()
     }
 
     /// This installation, its data files read without noting where each
@@ -218,6 +243,9 @@ impl Hiera {
             return cached.clone();
         }
         let loaded = match self.files.read(path) {
+            Some(text) if function == "hocon_data" => {
+                data::hocon_file(path, self.hocon.as_ref().map(|r| r.parse(text))).map(Rc::new)
+            }
             Some(text) => data::load(function, path, text, self.reading()).map(Rc::new),
             None => Err(Error::runtime(format!("Is a directory @ io_fread - {path}"))),
         };
@@ -234,8 +262,11 @@ impl Hiera {
             let data = self.data.borrow();
             wanted.into_iter().filter(|&(f, p)| !data.contains_key(&(f.to_string(), p.to_string()))).collect()
         };
-        let texts: Vec<(&str, &str, &str)> =
-            jobs.into_iter().filter_map(|(f, p)| Some((f, p, self.files.read(p)?))).collect();
+        let texts: Vec<(&str, &str, &str)> = jobs
+            .into_iter()
+            .filter(|&(f, _)| f != "hocon_data")
+            .filter_map(|(f, p)| Some((f, p, self.files.read(p)?)))
+            .collect();
         // Starting a thread costs about what reading 64 KiB does.
         if texts.len() < 2 || texts.iter().map(|t| t.2.len()).sum::<usize>() < 128 * 1024 {
             return;

@@ -5,7 +5,7 @@
 //! hierarchy (`hierarchy`), index which files hold a key (`key_index`),
 //! retrieve `lookup_options` (`options`) and interpolate (`interpolation`).
 
-use crate::config::{FunctionKind, Layer};
+use crate::config::Layer;
 use crate::data::{self, DataFile};
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
@@ -583,6 +583,7 @@ impl<'h> Run<'h> {
         if !entry.lookup_value {
             return Err(data::not_a_lookup_value(root, function, location.map(|l| l.path.as_str()), value));
         }
+        let decrypted = level.is_eyaml() && eyaml::holds_block(value);
         let value = if level.is_eyaml() {
             self.eyaml_value(value, level, location, root)?
         } else if entry.interpolated {
@@ -591,6 +592,9 @@ impl<'h> Run<'h> {
             value.clone()
         };
         let id = self.found(root, &value);
+        if let (Some(id), true, Some(ex)) = (id, decrypted, self.ex.as_mut()) {
+            ex.node_mut(id).decrypted = true;
+        }
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
             let at = file.value_spans(index);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
@@ -612,7 +616,7 @@ impl<'h> Run<'h> {
             )));
         };
         let eyaml = level.is_eyaml();
-        if !eyaml && (*kind != FunctionKind::DataHash || !data::is_known_data_hash(function)) {
+        if !data::is_provided(kind, function) {
             return Err(Error::issue(
                 format!("Unable to find '{}' function named '{function}'", kind.key()),
                 level.config_path.as_deref(),
@@ -653,6 +657,7 @@ impl Run<'_> {
                         options: level.options.as_ref(),
                         files: &hiera.files,
                         pkcs7: hiera.pkcs7.as_deref(),
+                        decrypted: Some(&hiera.decrypted),
                     };
                     eyaml::decrypt(s, &keys).map_err(|f| match f {
                         eyaml::Failure::Standard(m) => {

@@ -89,6 +89,9 @@ pub struct Evaluation {
     pub options: Option<crate::lookup::AppliedOptions>,
     /// The traps the lookup fell into.
     pub warnings: Vec<crate::steps::Warning>,
+    /// True when the lookup failed while reading `lookup_options`, before
+    /// it searched for data: `steps` are then that search's.
+    pub failed_in_options: bool,
     /// Puppet prints no explanation for this failure.
     unexplained: bool,
 }
@@ -123,6 +126,26 @@ impl Playground {
     pub fn new(doc: Document) -> Playground {
         let hiera = Hiera::new(doc.files(), doc.node());
         Playground { doc, hiera, keys: RefCell::default() }
+    }
+
+    /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
+    /// `hocon_data`): the document then needs that backend's part the
+    /// engine may be built without ([`Playground::set_pkcs7`],
+    /// [`Playground::set_hocon`]).
+    pub fn uses_backend(&self, function: &str) -> bool {
+        self.doc.files.iter().any(|(path, text)| path.ends_with("hiera.yaml") && text.contains(function))
+    }
+
+    /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on.
+    pub fn set_pkcs7(&mut self, pkcs7: Rc<dyn crate::eyaml::Pkcs7>) {
+        self.hiera.set_pkcs7(Some(pkcs7));
+    }
+
+    /// Reads HOCON with `hocon` from now on.
+    pub fn set_hocon(&mut self, hocon: Rc<dyn crate::hocon::Reader>) {
+        self.hiera.set_hocon(Some(hocon));
+        // HOCON files' keys were not read without it.
+        self.keys.take();
     }
 
     /// The document as edited so far.
@@ -211,7 +234,10 @@ impl Playground {
     /// Changes the environment, which moves every relative file.
     pub fn set_environment(&mut self, environment: &str) {
         self.doc.environment = environment.to_string();
+        let (pkcs7, hocon) = (self.hiera.pkcs7(), self.hiera.hocon());
         self.hiera = Hiera::new(self.doc.files(), self.doc.node());
+        self.hiera.set_pkcs7(pkcs7);
+        self.hiera.set_hocon(hocon);
         self.keys.take();
     }
 
@@ -229,7 +255,12 @@ impl Playground {
         let unexplained = answer.is_unexplained();
         let key = lookup.keys.first().map(String::as_str).unwrap_or("");
         let warnings = crate::steps::warnings(&answer, key);
-        let steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
+        let mut steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
+        let mut failed_in_options = false;
+        if let (true, true, Some(ex)) = (steps.is_empty(), answer.result.is_err(), answer.explanation.as_ref()) {
+            steps = crate::steps::options_steps(ex);
+            failed_in_options = !steps.is_empty();
+        }
         let options = answer.options.clone();
         let outcome = match answer.result {
             Ok(value) => match render(&value) {
@@ -242,7 +273,15 @@ impl Playground {
                 message: e.into_message(),
             },
         };
-        Evaluation { outcome, explanation: answer.explanation, steps, options, warnings, unexplained }
+        Evaluation {
+            outcome,
+            explanation: answer.explanation,
+            steps,
+            options,
+            warnings,
+            failed_in_options,
+            unexplained,
+        }
     }
 
     fn place(&self, e: &Error) -> Option<Place> {
@@ -267,7 +306,10 @@ impl Playground {
             } else {
                 Layer::Global
             };
-            return self.hiera.config(layer, &abs).err().map(problem).into_iter().collect();
+            return match self.hiera.config(layer, &abs) {
+                Err(e) => vec![problem(e)],
+                Ok(config) => unknown_functions(&config),
+            };
         }
         match data_function(&abs) {
             Some(function) => self.hiera.data_file(function, &abs).err().map(problem).into_iter().collect(),
@@ -364,9 +406,31 @@ impl Playground {
 }
 
 /// The backend a data file's name suggests.
+/// The levels whose backend function Puppet would not find, marked where
+/// their hiera.yaml names it, with the error every lookup through them gets.
+fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
+    let levels = config.hierarchy.iter().chain(config.default_hierarchy.iter().flatten());
+    levels
+        .filter_map(|level| level.function.as_ref())
+        .filter(|(kind, name)| !crate::data::is_provided(kind, name))
+        .map(|(kind, name)| {
+            let line = config.find_line_matching(1, |l| l.contains(kind.key()) && l.contains(name.as_str()));
+            Problem {
+                line: line.unwrap_or(1),
+                column: 1,
+                message: format!("Unable to find '{}' function named '{name}'", kind.key()),
+            }
+        })
+        .collect()
+}
+
 fn data_function(path: &str) -> Option<&'static str> {
     if path.ends_with(".json") {
         Some("json_data")
+    } else if path.ends_with(".conf") {
+        Some("hocon_data")
+    } else if path.ends_with(".eyaml") {
+        Some("eyaml_lookup_key")
     } else if path.ends_with(".yaml") || path.ends_with(".yml") {
         Some("yaml_data")
     } else {

@@ -55,6 +55,8 @@ pub struct Step {
     pub origin: Option<crate::explain::Origin>,
     /// Interpolations in the value: what each `%{...}` became.
     pub interpolations: Vec<Interpolation>,
+    /// Whether the value held eyaml blocks, decrypted to what it shows.
+    pub decrypted: bool,
 }
 
 /// An interpolated string of a found value.
@@ -75,6 +77,21 @@ pub fn merge_steps(ex: &Explanation) -> Vec<Step> {
     for &top in &ex.node(Explanation::ROOT).branches {
         if matches!(ex.node(top).kind, NodeKind::Search { meta: false, .. }) {
             walk(ex, top, "", "", &mut out);
+        }
+    }
+    out
+}
+
+/// The steps of the search for `lookup_options` that a lookup made before
+/// its search for data: what there is to show of a lookup that failed
+/// there (a level whose backend cannot be used), before any data was searched.
+pub fn options_steps(ex: &Explanation) -> Vec<Step> {
+    let mut out = Vec::new();
+    for &top in &ex.node(Explanation::ROOT).branches {
+        if matches!(ex.node(top).kind, NodeKind::Search { meta: true, .. }) {
+            for &b in &ex.node(top).branches {
+                walk(ex, b, "", "", &mut out);
+            }
         }
     }
     out
@@ -112,6 +129,7 @@ fn walk(ex: &Explanation, id: NodeId, layer: &str, level: &str, out: &mut Vec<St
                 merged: merged.filter(|_| outcome == StepOutcome::Found),
                 origin: node.origin.clone(),
                 interpolations,
+                decrypted: node.decrypted,
             });
             return;
         }
@@ -452,6 +470,20 @@ mod tests {
         let path = format!("{}/../www/examples/{name}", env!("CARGO_MANIFEST_DIR"));
         let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap();
         (Hiera::new(doc.files(), doc.node()), doc)
+    }
+
+    #[test]
+    fn a_lookup_that_fails_in_lookup_options_shows_the_places_read_for_them() {
+        let (mut hiera, doc) = example("00-welcome.yaml");
+        let config = doc.files.iter().find(|(p, _)| p == "hiera.yaml").unwrap().1.clone();
+        let broken = format!("{}  - name: Vault\n    data_hash: vault_hiera_hash\n    path: common.yaml\n", config);
+        hiera.set_file(&format!("{}/hiera.yaml", crate::case::environment_dir(&doc.environment)), &broken);
+        let request = doc.lookups[0].request(true).unwrap();
+        let answer = hiera.lookup(&request);
+        let ex = answer.explanation.as_ref().unwrap();
+        assert!(answer.result.is_err() && merge_steps(ex).is_empty());
+        let read = options_steps(ex);
+        assert!(read.iter().any(|s| s.path.ends_with("/data/common.yaml")), "{read:?}");
     }
 
     fn answer(name: &str, index: usize) -> (Answer, Vec<Step>) {

@@ -4,6 +4,7 @@
 //! either way.
 
 /// How many jobs are worth running at once: the cores this process may use.
+#[cfg(any(not(target_family = "wasm"), feature = "fast-yaml"))]
 pub(crate) fn available() -> usize {
     #[cfg(not(target_family = "wasm"))]
     {

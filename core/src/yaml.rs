@@ -13,6 +13,9 @@ use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 mod anchors;
+// The fast path for block-style text. The page leaves it out (its first
+// download has a size budget, and the event parser reads everything).
+#[cfg(feature = "fast-yaml")]
 mod block;
 mod errors;
 mod mend;
@@ -151,7 +154,7 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
 /// Like [`load`], also noting every [`Surprise`].
 #[allow(clippy::type_complexity)]
 pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    load_in_pieces(text, block::pieces_for(text))
+    load_in_pieces(text, pieces_for(text))
 }
 
 /// [`load_noting_surprises`], reading block-style text in about `pieces`
@@ -197,7 +200,18 @@ pub fn holds_symbol(value: &Value) -> bool {
 /// `spans`: a reader that never shows where a value is reads faster
 /// without them.
 pub fn load_document(text: &str, spans: bool) -> Result<Document, YamlError> {
-    read_document(text, block::pieces_for(text), spans)
+    read_document(text, pieces_for(text), spans)
+}
+
+/// How many pieces to read `text` in (see the fast path's `pieces_for`).
+fn pieces_for(text: &str) -> usize {
+    #[cfg(feature = "fast-yaml")]
+    return block::pieces_for(text);
+    #[cfg(not(feature = "fast-yaml"))]
+    {
+        let _ = text;
+        1
+    }
 }
 
 /// [`load_document`] with spans, cut into about `pieces` pieces (see
@@ -208,15 +222,16 @@ pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlErr
 }
 
 fn read_document(text: &str, pieces: usize, spans: bool) -> Result<Document, YamlError> {
-    match block::load(text, pieces, spans) {
-        Some(document) => Ok(document),
-        None => {
-            let (value, surprises) = load_with_event_parser(text)?;
-            // The event parser always notes them.
-            let value = value.map(|(v, noted)| (v, if spans { noted } else { Spans::default() }));
-            Ok(Document { value, surprises, symbols: true, entries: Vec::new() })
-        }
+    #[cfg(feature = "fast-yaml")]
+    if let Some(document) = block::load(text, pieces, spans) {
+        return Ok(document);
     }
+    #[cfg(not(feature = "fast-yaml"))]
+    let _ = pieces;
+    let (value, surprises) = load_with_event_parser(text)?;
+    // The event parser always notes them.
+    let value = value.map(|(v, noted)| (v, if spans { noted } else { Spans::default() }));
+    Ok(Document { value, surprises, symbols: true, entries: Vec::new() })
 }
 
 /// [`load_noting_surprises`] without its fast path for block-style text:

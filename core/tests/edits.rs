@@ -92,3 +92,28 @@ fn a_spliced_edit_reads_as_the_whole_file_does() {
     }
     assert!(spliced * 4 > edits, "only {spliced} of {edits} edits were spliced");
 }
+
+/// The page hands the engine its HOCON reader and PKCS7 encryptor after the
+/// document is open: what was read (and failed) without them must not stay.
+#[test]
+fn backends_given_later_answer_as_if_there_from_the_start() {
+    use hiera_core::{eyaml, hocon, Hiera};
+    let mut missed = [0, 0];
+    for (name, doc) in cases().into_iter().filter(|(n, _)| n.starts_with("hocon-") || n.starts_with("eyaml-")) {
+        let requests: Vec<_> = doc.lookups.iter().filter_map(|l| l.request(true).ok()).collect();
+        let mut hiera = Hiera::new(doc.files(), doc.node());
+        hiera.set_hocon(None);
+        hiera.set_pkcs7(None);
+        let without: Vec<_> = requests.iter().map(|r| hiera.lookup(r)).collect();
+        let said = |a: &hiera_core::Answer, what: &str| a.result.as_ref().is_err_and(|e| e.message.contains(what));
+        let (family, missing) = if name.starts_with("hocon-") { (0, hocon::NOT_LOADED) } else { (1, eyaml::NO_PKCS7) };
+        missed[family] += without.iter().filter(|a| said(a, missing)).count();
+        hiera.set_hocon(hocon::builtin());
+        hiera.set_pkcs7(eyaml::builtin());
+        let fresh = Hiera::new(doc.files(), doc.node());
+        for r in &requests {
+            assert_eq!(hiera.lookup(r), fresh.lookup(r), "{name}: {:?} after the backends arrived", r.keys);
+        }
+    }
+    assert!(missed[0] > 10 && missed[1] > 10, "lookups that said a backend was missing: {missed:?}");
+}

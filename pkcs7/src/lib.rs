@@ -6,7 +6,7 @@
 //! The crypto is RustCrypto's; this crate only puts it together the way
 //! hiera-eyaml 3.3.0 does, and words its errors as Ruby's OpenSSL binding
 //! words them, since Puppet prints them in its own message. It knows nothing
-//! of Hiera: reading key files and base64 is the caller's.
+//! of Hiera: reading key files is the caller's.
 
 use cms::content_info::ContentInfo;
 use cms::enveloped_data::{
@@ -90,6 +90,36 @@ impl PublicKey {
         let spki = self.0.tbs_certificate.subject_public_key_info.to_der().map_err(|_| Error::new("unsupported"))?;
         RsaPublicKey::from_public_key_der(&spki).map_err(|_| Error::new("unsupported"))
     }
+}
+
+/// A block's base64 as hiera-eyaml's `Encryptor.decode` reads it (Ruby's
+/// `Base64.decode64`, which never fails): characters outside the alphabet
+/// are skipped, decoding stops at padding, and a last group of one
+/// character is dropped.
+pub fn decode64(text: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    let mut clean: Vec<u8> = text
+        .bytes()
+        .take_while(|&b| b != b'=')
+        .filter(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+        .collect();
+    if clean.len() % 4 == 1 {
+        clean.pop();
+    }
+    let engine = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent)
+            .with_decode_allow_trailing_bits(true),
+    );
+    engine.decode(clean).unwrap_or_default()
+}
+
+/// A block as `eyaml encrypt -o string` writes it: `ENC[PKCS7,<base64 of der>]`
+/// (`Encryptor.encode` is Ruby's `Base64.strict_encode64`).
+pub fn block(der: &[u8]) -> String {
+    use base64::Engine as _;
+    format!("ENC[PKCS7,{}]", base64::engine::general_purpose::STANDARD.encode(der))
 }
 
 /// Decrypts a block's DER (`OpenSSL::PKCS7.new(der).decrypt(key, cert)`):
@@ -223,6 +253,15 @@ pub fn create_keys(bits: usize, now: u64, rng: &mut impl rand_core::CryptoRngCor
     key_pair(key, now)
 }
 
+/// A key pair for a private key made elsewhere (the browser's WebCrypto
+/// makes keys far faster than this crate can in WebAssembly), given as
+/// PKCS #8 DER.
+pub fn key_pair_from_pkcs8(der: &[u8], now: u64) -> Result<KeyPair, Error> {
+    let key =
+        RsaPrivateKey::from_pkcs8_der(der).map_err(|_| Error::new("Neither PUB key nor PRIV key: unsupported"))?;
+    key_pair(key, now)
+}
+
 fn key_pair(key: RsaPrivateKey, now: u64) -> Result<KeyPair, Error> {
     use rsa::pkcs8::EncodePublicKey;
     use std::time::Duration;
@@ -268,6 +307,15 @@ mod tests {
             let der = encrypt(plain.as_bytes(), &cert, &mut rand_core::OsRng).unwrap();
             assert_eq!(decrypt(&der, &key, &cert).unwrap(), plain.as_bytes());
         }
+    }
+
+    #[test]
+    fn decodes_base64_as_ruby_does() {
+        assert_eq!(decode64("aGVsbG8gd29ybGQ="), b"hello world");
+        assert_eq!(decode64("aGVs bG8*"), b"hello");
+        assert_eq!(decode64("aGVsb"), b"hel");
+        assert_eq!(decode64("aG=Vs"), b"h");
+        assert_eq!(block(b"hello"), "ENC[PKCS7,aGVsbG8=]");
     }
 
     #[test]

@@ -8,6 +8,7 @@ import { Annotation, Compartment } from "@codemirror/state";
 import { oneDark } from "@codemirror/theme-one-dark";
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { StreamLanguage } from "@codemirror/language";
 
 // Marks transactions that come from the app, so they are not echoed back as edits.
 const fromApp = Annotation.define();
@@ -39,6 +40,48 @@ function followTheme() {
 }
 darkQuery.addEventListener("change", followTheme);
 new MutationObserver(followTheme).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+
+// HOCON (hocon_data's .conf files): comments, quoted and triple-quoted
+// strings, substitutions, keys before a separator, numbers and keywords.
+const hocon = StreamLanguage.define({
+  name: "hocon",
+  startState: () => ({ triple: false }),
+  token(stream, state) {
+    if (state.triple) {
+      if (stream.skipTo('"""')) {
+        stream.match('"""');
+        while (stream.eat('"'));
+        state.triple = false;
+      } else stream.skipToEnd();
+      return "string";
+    }
+    if (stream.eatSpace()) return null;
+    if (stream.match("#") || stream.match("//")) {
+      stream.skipToEnd();
+      return "comment";
+    }
+    if (stream.match('"""')) {
+      state.triple = true;
+      return "string";
+    }
+    if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return stream.match(/^\s*[:={]/, false) ? "propertyName" : "string";
+    if (stream.match(/^\$\{\??[^}]*\}?/)) return "variableName.special";
+    if (stream.match(/^(true|false|null)\b/)) return "atom";
+    if (stream.match(/^-?\d+(\.\d+)?([eE][+-]?\d+)?(?![\w.-])/)) return "number";
+    if (stream.match(/^include\b/)) return "keyword";
+    if (stream.match(/^[^\s"{}\[\]:=,+#$]+(?=\s*(\+?=|:|\{))/)) return "propertyName";
+    if (stream.match(/^[{}\[\]:=,]|^\+=/)) return "punctuation";
+    stream.match(/^[^\s"{}\[\]:=,+#$]+/) || stream.next();
+    return "string";
+  },
+});
+
+/** Highlighting by the language the app names for a file. */
+function language(name) {
+  if (name === "hocon") return hocon;
+  if (name === "yaml") return yaml();
+  return [];
+}
 
 /** A mounted editor, driven by the Rust `Editor` component. */
 class Handle {
@@ -80,6 +123,18 @@ class Handle {
     });
   }
 
+  /** The selected text (empty when nothing is selected). */
+  selection() {
+    const { from, to } = this.view.state.selection.main;
+    return this.view.state.sliceDoc(from, to);
+  }
+
+  /** Replaces the selection (or inserts at the cursor) as the user would type it. */
+  replaceSelection(text) {
+    this.view.dispatch(this.view.state.replaceSelection(text));
+    this.view.focus();
+  }
+
   destroy() {
     for (const t of themes) if (t.view === this.view) themes.delete(t);
     this.view.destroy();
@@ -91,9 +146,9 @@ const LARGE_FILE = 256 * 1024;
 
 /**
  * Mounts an editor showing `text` into `host`; `onChange(text)` gets the whole text
- * after each user edit.
+ * after each user edit. `lang`: "yaml", "hocon" or "plain".
  */
-export function mount(host, text, onChange, readOnly = false) {
+export function mount(host, text, onChange, readOnly = false, lang = "yaml") {
   let queued = false;
   const theme = new Compartment();
   const view = new EditorView({
@@ -103,7 +158,7 @@ export function mount(host, text, onChange, readOnly = false) {
       basicSetup,
       // Highlighting a very large file costs more per keystroke than all of
       // Hiera's work on it: such files are edited as plain text.
-      text.length <= LARGE_FILE ? yaml() : [],
+      text.length <= LARGE_FILE ? language(lang) : [],
       highlightField,
       EditorState.readOnly.of(readOnly),
       EditorView.editable.of(!readOnly),

@@ -1,6 +1,7 @@
 //! Hiera Playground's web page: a Puppet installation's files, a node and its
 //! lookups, evaluated by `hiera-core` on every keystroke.
 
+mod backends;
 mod browser;
 mod components;
 mod hooks;
@@ -128,11 +129,7 @@ fn start(shared: Option<Result<share::Shared, share::ShareError>>) -> (State, Vi
 
 /// What a link to a playground showing `state` packs.
 pub(crate) fn shared_text(state: &State) -> String {
-    share::text(&share::Shared {
-        document: state.document().clone(),
-        open: state.open_file.clone(),
-        selected: state.selected,
-    })
+    share::text(&share::Shared { document: state.shareable(), open: state.open_file.clone(), selected: state.selected })
 }
 
 /// The address of a playground showing what `text` (see [`shared_text`])
@@ -193,6 +190,32 @@ async fn open(file: web_sys::File) -> Result<Document, String> {
     }
 }
 
+/// Says that the document holds private keys, which links and exports
+/// leave out unless the user ticks the box.
+fn secrets_bar(state: &State, dispatch: &Callback<Action>) -> Html {
+    let doc = state.document();
+    let keys = doc.private_keys();
+    if keys.is_empty() {
+        return html! {};
+    }
+    let toggle = dispatch.reform(|e: Event| {
+        Action::IncludePrivateKeys(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())
+    });
+    let what = if keys.len() == 1 { "a private key" } else { "private keys" };
+    html! {
+        <div class="secrets-bar" data-testid="secrets-bar">
+            <span>{ format!("This document holds {what} ({}). ", keys.join(", ")) }
+                if state.include_private_keys {
+                    { "Share links and exported zips include it: whoever gets them can decrypt its values." }
+                } else {
+                    { "Share links and exported zips leave it out, so their eyaml values fail to decrypt, as on a Puppet without the key." }
+                }
+            </span>
+            <label><input type="checkbox" data-testid="include-private-keys" checked={state.include_private_keys} onchange={toggle} />{ " Include private keys" }</label>
+        </div>
+    }
+}
+
 /// Links longer than this are refused: chat tools and mail cut them.
 const MAX_SHARE_URL: usize = 32_000;
 
@@ -221,6 +244,9 @@ fn app(props: &AppProps) -> Html {
     let examples = use_state(Vec::<AttrValue>::new);
     let tab = use_state(|| Tab::Why);
     let theme = use_state(|| browser::load(browser::THEME).unwrap_or_default());
+    let eyaml_open = use_state(|| false);
+    hooks::use_backends::use_backends(&state);
+    let eyaml_host = hooks::use_eyaml_tools::use_eyaml_tools(eyaml_open.clone(), &state);
 
     // The gallery's list ships with the page.
     {
@@ -387,7 +413,7 @@ fn app(props: &AppProps) -> Html {
     let on_export = {
         let (state, notify) = (state.clone(), notify.clone());
         Callback::from(move |_| {
-            let zip = hiera_core::archive::export(&state.document());
+            let zip = hiera_core::archive::export(&state.shareable());
             if let Err(e) = browser::download_bytes("hiera-playground.zip", &zip, "application/zip") {
                 notify(format!("Could not export: {e}"));
             }
@@ -499,7 +525,8 @@ fn app(props: &AppProps) -> Html {
                     }) }
                 </nav>
                 if let (Some(path), Some(text)) = (state.open_file.clone(), open_text) {
-                    <Editor key={path} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} readonly={*readonly} />
+                    <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} readonly={*readonly}
+                        language={components::editor::language_of(&path)} />
                 }
                 <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys}
                     dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
@@ -517,13 +544,16 @@ fn app(props: &AppProps) -> Html {
         html! { <button type="button" role="tab" aria-selected={(*tab == t).to_string()} data-testid={testid.to_string()} {onclick}>{ label.to_string() }</button> }
     };
     html! {
-        <div class="playground" data-revision={state.revision.to_string()}>
+        <div class="playground" data-revision={state.revision.to_string()} data-backends={if state.backends_loaded() { "loaded" } else { "none" }}>
             if dragging {
                 <div class="drop-overlay" data-testid="drop-overlay" aria-hidden="true">
                     <p>{ "Drop a control repository folder, an exported zip or a case file to open it." }</p>
                 </div>
             }
-            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} format={state.format} {on_format} {on_theme} />
+            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} format={state.format} {on_format} {on_theme}
+                on_eyaml={{ let e = eyaml_open.clone(); Callback::from(move |_| e.set(!*e)) }} />
+            { secrets_bar(&state, &dispatch) }
+            <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!*eyaml_open} />
             if let Some(link) = (*share_link).clone() {
                 <div class="share-bar" data-testid="share-bar">
                     <label for="share-link">{ "Link to this playground (copied):" }</label>
@@ -558,7 +588,8 @@ fn app(props: &AppProps) -> Html {
                     if let (Some(path), Some(text)) = (state.open_file.clone(), open_text) {
                         <h2 class="file-title"><code>{ path.clone() }</code></h2>
                         // One editor per file, so undo history never crosses files.
-                        <Editor key={path} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} reveal={reveal_line} />
+                        <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} reveal={reveal_line}
+                            language={components::editor::language_of(&path)} />
                     } else {
                         <p class="muted empty-editor">{ "Open a file from the list, or create one." }</p>
                     }

@@ -83,6 +83,10 @@ pub struct State {
     pub format: Format,
     /// A message for the user.
     pub notice: Option<Notice>,
+    /// Whether share links and exports carry the document's private keys.
+    pub include_private_keys: bool,
+    /// The optional backends, once loaded (they outlive documents).
+    backends: Option<Rc<crate::backends::Backends>>,
 }
 
 impl PartialEq for State {
@@ -96,6 +100,7 @@ impl PartialEq for State {
             && self.format == other.format
             && self.notice == other.notice
             && self.reveal == other.reveal
+            && self.include_private_keys == other.include_private_keys
     }
 }
 
@@ -133,6 +138,13 @@ pub enum Action {
     SetFormat(Format),
     /// Show a message.
     Notify(Notice),
+    /// The optional backends have loaded: decrypt eyaml and read HOCON with them.
+    BackendsReady(Rc<crate::backends::Backends>),
+    /// Add files (a new key pair), leaving any that exist as they are; the
+    /// first is opened.
+    AddFiles(Vec<(String, String)>),
+    /// Whether share links and exports carry private keys.
+    IncludePrivateKeys(bool),
     /// Hide the message.
     Dismiss,
 }
@@ -153,6 +165,8 @@ impl State {
             facts_error: None,
             format: Format::Yaml,
             notice: None,
+            include_private_keys: false,
+            backends: None,
         };
         state.load(doc);
         state
@@ -183,8 +197,36 @@ impl State {
         self.facts_error = None;
         self.open_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
         self.selected = (!doc.lookups.is_empty()).then_some(0);
-        self.engine = Rc::new(RefCell::new(Playground::new(doc)));
+        let mut engine = Playground::new(doc);
+        if let Some(backends) = &self.backends {
+            engine.set_pkcs7(backends.pkcs7.clone());
+            engine.set_hocon(backends.hocon.clone());
+        }
+        self.engine = Rc::new(RefCell::new(engine));
         self.evaluate();
+    }
+
+    /// Whether the optional backends are loaded.
+    pub fn backends_loaded(&self) -> bool {
+        self.backends.is_some()
+    }
+
+    /// Whether the document uses eyaml or HOCON and the backends that read
+    /// them are not loaded.
+    pub fn wants_backends(&self) -> bool {
+        let engine = self.engine.borrow();
+        self.backends.is_none() && (engine.uses_backend("eyaml_lookup_key") || engine.uses_backend("hocon_data"))
+    }
+
+    /// The document as share links and exports carry it: without its
+    /// private keys unless the user chose to include them.
+    pub fn shareable(&self) -> Document {
+        let doc = self.document();
+        if self.include_private_keys {
+            doc.clone()
+        } else {
+            doc.without_private_keys()
+        }
     }
 
     /// The document as it stands.
@@ -370,6 +412,24 @@ impl Reducible for State {
             Action::Select(i) => s.selected = Some(i),
             Action::SetFormat(f) => s.format = f,
             Action::Notify(n) => s.notice = Some(n),
+            Action::BackendsReady(backends) => {
+                s.backends = Some(backends.clone());
+                s.with_engine(|e| {
+                    e.set_pkcs7(backends.pkcs7.clone());
+                    e.set_hocon(backends.hocon.clone());
+                });
+            }
+            Action::AddFiles(files) => {
+                let new: Vec<(String, String)> = {
+                    let doc = s.document();
+                    files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
+                };
+                if let Some((first, _)) = new.first() {
+                    s.open_file = Some(first.clone());
+                }
+                s.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
+            }
+            Action::IncludePrivateKeys(include) => s.include_private_keys = include,
             Action::Dismiss => s.notice = None,
         }
         Rc::new(s)

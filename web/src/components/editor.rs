@@ -17,6 +17,7 @@ extern "C" {
     type CodeMirror;
 
     /// An editor mounted by [`CodeMirror::mount`].
+    #[derive(Clone)]
     type View;
 
     #[wasm_bindgen(js_name = loadCodeMirror, catch)]
@@ -29,7 +30,14 @@ extern "C" {
         text: &str,
         on_change: &Closure<dyn FnMut(String)>,
         read_only: bool,
+        language: &str,
     ) -> View;
+
+    #[wasm_bindgen(method)]
+    fn selection(this: &View) -> String;
+
+    #[wasm_bindgen(method, js_name = replaceSelection)]
+    fn replace_selection(this: &View, text: &str);
 
     #[wasm_bindgen(method, js_name = setText)]
     fn set_text(this: &View, text: &str);
@@ -70,6 +78,36 @@ fn markers_to_js(markers: &[Marker]) -> js_sys::Array {
     markers.iter().map(Marker::to_js).collect()
 }
 
+thread_local! {
+    /// The CodeMirror view of the file on show, for tools outside the
+    /// editor that act on its selection (eyaml's encrypt).
+    static ACTIVE: RefCell<Option<View>> = const { RefCell::new(None) };
+}
+
+/// The text selected in the editor on show; `None` before CodeMirror is in.
+pub fn selected_text() -> Option<String> {
+    ACTIVE.with(|a| a.borrow().as_ref().map(View::selection))
+}
+
+/// Puts `text` in place of the editor's selection (or at its cursor), as
+/// typing it would: the edit reaches the app like any other. False before
+/// CodeMirror is in.
+pub fn replace_selection(text: &str) -> bool {
+    ACTIVE.with(|a| a.borrow().as_ref().map(|v| v.replace_selection(text)).is_some())
+}
+
+/// How CodeMirror colours a file: `.conf` files are HOCON, certificates
+/// and keys plain text, the rest YAML (JSON reads as YAML).
+pub fn language_of(path: &str) -> &'static str {
+    if path.ends_with(".conf") {
+        "hocon"
+    } else if path.ends_with(".pem") {
+        "plain"
+    } else {
+        "yaml"
+    }
+}
+
 /// Props of [`Editor`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct EditorProps {
@@ -84,6 +122,9 @@ pub struct EditorProps {
     /// Shows the text without letting it be edited.
     #[prop_or_default]
     pub readonly: bool,
+    /// Its highlighting: "yaml", "hocon" or "plain" (see [`language_of`]).
+    #[prop_or(AttrValue::Static("yaml"))]
+    pub language: AttrValue,
 }
 
 /// A mounted CodeMirror view and the callback it calls, which must live as long.
@@ -94,6 +135,12 @@ struct Mounted {
 
 impl Drop for Mounted {
     fn drop(&mut self) {
+        ACTIVE.with(|a| {
+            let mut active = a.borrow_mut();
+            if active.as_ref().is_some_and(|v| JsValue::from(v.clone()) == JsValue::from(self.view.clone())) {
+                *active = None;
+            }
+        });
         self.view.destroy();
     }
 }
@@ -196,7 +243,8 @@ async fn mount_when_loaded(
         })
     };
     let props = latest.borrow().clone();
-    let view = module.mount(&element, &props.text, &on_change, props.readonly);
+    let view = module.mount(&element, &props.text, &on_change, props.readonly, &props.language);
+    ACTIVE.with(|a| *a.borrow_mut() = Some(view.clone()));
     reported.replace(props.text.to_string());
     view.set_markers(markers_to_js(&props.markers));
     if let Some(line) = props.reveal {
@@ -229,6 +277,7 @@ mod tests {
             onchange,
             reveal: None,
             readonly: false,
+            language: "yaml".into(),
         })
         .await;
 
@@ -244,5 +293,13 @@ mod tests {
         init.set_bubbles(true);
         textarea.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
         assert_eq!(*edits.borrow(), ["version: 6\n"]);
+    }
+
+    #[wasm_bindgen_test]
+    fn files_are_coloured_by_their_backend() {
+        assert_eq!(language_of("data/roles/web.conf"), "hocon");
+        assert_eq!(language_of("/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem"), "plain");
+        assert_eq!(language_of("data/secrets.eyaml"), "yaml");
+        assert_eq!(language_of("hiera.yaml"), "yaml");
     }
 }

@@ -1,5 +1,5 @@
 //! The top bar: the gallery, opening and saving case files, resetting, the
-//! value format and the colour theme.
+//! eyaml tools, the value format and the colour theme.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -29,6 +29,8 @@ pub struct ToolbarProps {
     pub on_format: Callback<Format>,
     /// Cycles the colour theme.
     pub on_theme: Callback<()>,
+    /// Shows or hides the eyaml tools.
+    pub on_eyaml: Callback<()>,
 }
 
 /// A gallery file name as a title: `05-hash-vs-deep.yaml` → `Hash vs deep`.
@@ -80,6 +82,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let reset = props.on_reset.reform(|_: MouseEvent| ());
     let share = props.on_share.reform(|_: MouseEvent| ());
     let theme = props.on_theme.reform(|_: MouseEvent| ());
+    let eyaml = props.on_eyaml.reform(|_: MouseEvent| ());
     html! {
         <header class="topbar">
             <h1>{ "Hiera Playground" }</h1>
@@ -96,6 +99,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 <button type="button" data-testid="export-zip" onclick={export} title="The files as a control repository, with the puppet lookup commands">{ "Export zip" }</button>
                 <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
                 <button type="button" data-testid="share-button" onclick={share}>{ "Share link" }</button>
+                <button type="button" data-testid="eyaml-button" onclick={eyaml} title="Make eyaml keys and encrypt values, as the eyaml command does">{ "eyaml…" }</button>
                 <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>
                     { for Format::ALL.iter().map(|(f, label)| html! { <option value={*label} selected={*f == props.format}>{ format!("Values: {label}") }</option> }) }
                 </select>

@@ -107,6 +107,11 @@ pub fn why(props: &WhyProps) -> Html {
                     { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
                 </ul>
             }
+            if evaluation.failed_in_options {
+                <p class="muted" data-testid="failed-in-options">
+                    { "The lookup failed while Hiera read lookup_options, before it searched for this key. These are the places it read for them:" }
+                </p>
+            }
             if count > 0 {
                 <div class="step-controls">
                     <button type="button" onclick={prev} data-testid="step-prev" disabled={at == 0 && stepping}>{ "◀ Back" }</button>
@@ -196,7 +201,13 @@ fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: b
                 else { <button type="button" class="link" title={format!("Open {file}")} onclick={open}><code>{ &file }</code></button> }
             </div>
             if let Some(v) = &s.value {
-                <div class="step-value"><span class="muted">{ "found " }</span><code>{ show(v) }</code></div>
+                <div class="step-value"><span class="muted">{ "found " }</span><code>{ show(v) }</code>
+                    if s.decrypted {
+                        <span class="badge decrypted" data-testid="step-decrypted"
+                            title="This value was encrypted in the file (ENC[PKCS7,...]); eyaml_lookup_key decrypted it with the level's key pair.">
+                            { "decrypted from eyaml" }</span>
+                    }
+                </div>
                 { for s.interpolations.iter().map(|ip| html! {
                     <details class="interpolation">
                         <summary>{ "interpolated " }<code>{ &ip.subject }</code></summary>

@@ -1,0 +1,91 @@
+//! The backends the page's engine is built without: eyaml's PKCS7 encryptor
+//! and the HOCON reader live in a WebAssembly module of their own (crate
+//! `backends-wasm`), fetched the first time a document uses
+//! `eyaml_lookup_key` or `hocon_data` (`web/js/backends.js`), so that they
+//! cost other documents nothing. The eyaml tools (`www/eyaml-tools.js`) use
+//! the same module to make keys and encrypt.
+
+use std::rc::Rc;
+
+use hiera_core::value::Hash;
+use hiera_core::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(module = "/js/backends.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = backendsReady)]
+    fn ready() -> bool;
+
+    #[wasm_bindgen(js_name = backendsLoad)]
+    fn load_js() -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = pkcs7PrivateKeyError)]
+    fn private_key_error(pem: &[u8]) -> Option<String>;
+
+    #[wasm_bindgen(js_name = pkcs7Decrypt, catch)]
+    fn decrypt_js(cipher: &str, private_key: &[u8], public_key: &[u8]) -> Result<Vec<u8>, JsValue>;
+
+    #[wasm_bindgen(js_name = hoconParse, catch)]
+    fn hocon_parse_js(text: &str) -> Result<String, JsValue>;
+
+    /// Draws the eyaml tools panel (see `hooks::use_eyaml_tools`).
+    #[wasm_bindgen(js_name = eyamlToolsRender)]
+    pub fn eyaml_tools_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
+}
+
+fn message(e: JsValue) -> String {
+    e.as_string().unwrap_or_else(|| "the backends module failed".into())
+}
+
+/// The engine's [`hiera_core::eyaml::Pkcs7`] and [`hiera_core::hocon::Reader`],
+/// once [`load`] has finished.
+struct Loaded;
+
+impl hiera_core::eyaml::Pkcs7 for Loaded {
+    fn decrypt(
+        &self,
+        cipher: &str,
+        private_key: Result<&[u8], String>,
+        public_key: Result<&[u8], String>,
+    ) -> Result<Vec<u8>, String> {
+        // In Ruby's order: the private key is read and parsed first.
+        let private_key = private_key?;
+        if let Some(e) = private_key_error(private_key) {
+            return Err(e);
+        }
+        decrypt_js(cipher, private_key, public_key?).map_err(message)
+    }
+}
+
+impl hiera_core::hocon::Reader for Loaded {
+    fn parse(&self, text: &str) -> Result<Hash, hiera_core::hocon::Error> {
+        let failed = |e: String| {
+            let (line, message) = e.split_once('\t').unwrap_or(("1", &e));
+            hiera_core::hocon::Error { message: message.to_string(), line: line.parse().unwrap_or(1) }
+        };
+        let json = hocon_parse_js(text).map_err(|e| failed(message(e)))?;
+        match hiera_core::json::parse(&json) {
+            Ok(Value::Hash(hash)) => Ok(hash),
+            _ => Err(failed("the HOCON reader returned no hash".into())),
+        }
+    }
+}
+
+/// What [`load`] gives the engine.
+pub struct Backends {
+    /// eyaml's PKCS7 encryptor.
+    pub pkcs7: Rc<dyn hiera_core::eyaml::Pkcs7>,
+    /// The HOCON reader.
+    pub hocon: Rc<dyn hiera_core::hocon::Reader>,
+}
+
+/// Fetches the backends (once).
+pub async fn load() -> Result<Backends, String> {
+    if !ready() {
+        JsFuture::from(load_js()).await.map_err(|e| {
+            format!("The eyaml and HOCON module could not be loaded: {}", js_sys::Error::from(e).message())
+        })?;
+    }
+    Ok(Backends { pkcs7: Rc::new(Loaded), hocon: Rc::new(Loaded) })
+}
