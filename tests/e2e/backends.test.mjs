@@ -191,6 +191,24 @@ test("a share link leaves the private key out unless the user includes it", asyn
   for (const c of [author, v, w]) await c.context.close();
 });
 
+test("an exported zip leaves the private key out unless the user includes it", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await example(page, "36-eyaml-secrets.yaml");
+  const exported = async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-zip]")]);
+    // The zip stores its entries: their names and texts are plain in its bytes.
+    return (await readFile(await download.path())).toString("latin1");
+  };
+  const without = await exported();
+  assert.ok(without.includes("etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem"));
+  assert.ok(!without.includes("PRIVATE KEY-----"), "no private key in the zip");
+  await page.check("[data-testid=include-private-keys]");
+  const withKey = await exported();
+  assert.ok(withKey.includes("-----BEGIN RSA PRIVATE KEY-----"), "the private key in the zip");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the HOCON example: values from a .conf level, and a syntax error marked in the editor", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url);
   await example(page, "35-hocon-level.yaml");

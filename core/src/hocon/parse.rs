@@ -46,6 +46,8 @@ enum Tok {
         what: String,
         message: String,
     },
+    /// `#` or `//` to the end of the line; never in the token list.
+    Comment,
     End,
 }
 
@@ -63,6 +65,7 @@ impl Tok {
             Tok::CloseSquare => "']'".into(),
             Tok::Newline => "'\n'".into(),
             Tok::End => "end of file".into(),
+            Tok::Comment => "comment".into(),
             Tok::Problem { what, message } => format!("'{what}' ({message})"),
             Tok::Quoted(s) | Tok::Unquoted(s) | Tok::Whitespace(s) => format!("'{s}'"),
             Tok::Substitution { text, .. } => format!("'{text}'"),
@@ -81,8 +84,8 @@ fn tokenize(text: &str) -> Vec<(Tok, usize)> {
         let next = chars.get(i + 1).copied();
         let (tok, len) = match c {
             '\n' => (Tok::Newline, 1),
-            '#' => (None, comment_len(&chars[i..])).into_tok(),
-            '/' if next == Some('/') => (None, comment_len(&chars[i..])).into_tok(),
+            '#' => (Tok::Comment, comment_len(&chars[i..])),
+            '/' if next == Some('/') => (Tok::Comment, comment_len(&chars[i..])),
             c if c.is_whitespace() => {
                 let n = chars[i..].iter().take_while(|c| c.is_whitespace() && **c != '\n').count();
                 (Tok::Whitespace(chars[i..i + n].iter().collect()), n)
@@ -119,7 +122,7 @@ fn tokenize(text: &str) -> Vec<(Tok, usize)> {
             }
         };
         // A comment is no token; the line break after it is.
-        if !matches!(&tok, Tok::Whitespace(s) if s.is_empty()) {
+        if tok != Tok::Comment {
             out.push((tok, line));
         }
         line += chars[i..i + len].iter().filter(|&&c| c == '\n').count();
@@ -127,16 +130,6 @@ fn tokenize(text: &str) -> Vec<(Tok, usize)> {
     }
     out.push((Tok::End, line));
     out
-}
-
-trait IntoTok {
-    fn into_tok(self) -> (Tok, usize);
-}
-
-impl IntoTok for (Option<Tok>, usize) {
-    fn into_tok(self) -> (Tok, usize) {
-        (self.0.unwrap_or(Tok::Whitespace(String::new())), self.1)
-    }
 }
 
 fn comment_len(chars: &[char]) -> usize {
@@ -151,7 +144,7 @@ fn quoted(chars: &[char]) -> (Tok, usize) {
             let message = "End of input but triple-quoted string was still open".to_string();
             return (Tok::Problem { what: "\"\"\"".into(), message }, chars.len());
         };
-        // Quotes right before the closing three belong to the string.
+        // Quotes beyond three at the close belong to the string.
         let extra = body[end + 3..].iter().take_while(|&&c| c == '"').count();
         let s: String = body[..end + extra].iter().collect();
         return (Tok::Quoted(s), 3 + end + extra + 3);
@@ -247,8 +240,7 @@ fn path_of(tokens: &[(Tok, usize)]) -> Option<Vec<String>> {
             _ => return None,
         }
     }
-    let trimmed: Vec<String> = path.into_iter().collect();
-    (!trimmed.iter().any(String::is_empty)).then_some(trimmed)
+    (!path.iter().any(String::is_empty)).then_some(path)
 }
 
 /// A value as read, before substitutions are resolved.
