@@ -459,6 +459,20 @@ mod tests {
     const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{facts.role}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/roles/web.yaml: |\n    app::port: 8080\n  data/common.yaml: |\n    app::port: 80\n    app::name: demo\nlookups:\n  - key: app::port\n";
 
     #[test]
+    fn a_level_whose_backend_puppet_would_not_find_is_marked_where_it_is_named() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        assert_eq!(p.problems("hiera.yaml"), []);
+        let config = "version: 5\nhierarchy:\n  - name: Vault\n    data_hash: vault_hiera_hash\n    path: common.yaml\n  - name: Secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n  - name: Conf\n    data_hash: hocon_data\n    path: common.conf\n";
+        p.set_file("hiera.yaml", config);
+        let problems = p.problems("hiera.yaml");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(
+            (problems[0].line, problems[0].message.as_str()),
+            (4, "Unable to find 'data_hash' function named 'vault_hiera_hash'")
+        );
+    }
+
+    #[test]
     fn edits_change_results_and_sources_point_at_files() {
         let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
         let l = p.document().lookups[0].clone();

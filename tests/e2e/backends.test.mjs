@@ -237,6 +237,9 @@ test("an unknown backend function is marked on its level in hiera.yaml", async (
   const failed = await rowsWhen(page, (rs) => rs.some((r) => r.status === "error" && /vault_hiera_hash/.test(r.error ?? "")));
   assert.ok(failed.length > 0);
   await page.locator("[data-testid=editor] .cm-lint-marker-error").first().waitFor();
+  // The mark is on the level that names the function.
+  const marked = await eventually(() => page.$$eval(".cm-lintRange-error", (els) => els.map((e) => e.textContent).join("|")), (t) => /vault_hiera_hash/.test(t));
+  assert.match(marked, /data_hash: vault_hiera_hash/);
   // Why still shows the levels read before the one that failed.
   await rowAt(page, 0).click();
   await page.locator("[data-testid=failed-in-options]").waitFor();
