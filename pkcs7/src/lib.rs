@@ -247,12 +247,6 @@ pub struct KeyPair {
     pub public_pem: String,
 }
 
-/// Makes a key pair of `bits` bits (eyaml's default is 2048).
-pub fn create_keys(bits: usize, now: u64, rng: &mut impl rand_core::CryptoRngCore) -> Result<KeyPair, Error> {
-    let key = RsaPrivateKey::new(rng, bits).map_err(|_| Error::new("key generation failed"))?;
-    key_pair(key, now)
-}
-
 /// A key pair for a private key made elsewhere (the browser's WebCrypto
 /// makes keys far faster than this crate can in WebAssembly), given as
 /// PKCS #8 DER.
@@ -293,7 +287,7 @@ mod tests {
 
     fn pair() -> KeyPair {
         // 1024 bits keeps the test fast; the format is the same.
-        create_keys(1024, 1_790_000_000, &mut rand_core::OsRng).unwrap()
+        key_pair(RsaPrivateKey::new(&mut rand_core::OsRng, 1024).unwrap(), 1_790_000_000).unwrap()
     }
 
     #[test]
