@@ -1,24 +1,18 @@
 // eyaml and HOCON in the page: the backends cases recorded from Puppet, the
 // gallery's examples, making keys and encrypting values as a person would,
 // and what share links carry of a private key.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import {
-  ROOT, SCREENSHOTS, addLookup, attrWhen, checkRow, editorText, eventually, filePaths, gotoReady, openFile,
-  openPage, readCase, replaceEditorText, rowAt, rows, rowsWhen, start,
+  ROOT, SCREENSHOTS, addLookup, attrWhen, browserSuite, checkRow, editorText, eventually, filePaths, gotoReady, openFile,
+  openPage, readCase, replaceEditorText, rowAt, rows, rowsWhen,
 } from "./helpers.mjs";
 
 const BACKENDS = `${ROOT}tests/conformance/backends/`;
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.close();
-});
+const suite = browserSuite();
 
 /** Opens a gallery example; resolves once its rows are evaluated. */
 async function example(page, file) {
@@ -35,7 +29,7 @@ async function example(page, file) {
  */
 async function casesInThePage(dir) {
   const names = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).sort();
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   const input = page.locator("[data-testid=open-case]");
   const failures = [];
   let lookups = 0;
@@ -93,10 +87,10 @@ test("every real-world case, opened in the page, gives Puppet's recorded results
 });
 
 test("the eyaml example decrypts in the page, and Why marks the decrypted value", async () => {
-  const { page, errors, context } = await openPage(env.browser);
+  const { page, errors, context } = await openPage(suite.env.browser);
   const fetched = [];
   page.on("request", (r) => fetched.push(r.url()));
-  await gotoReady(page, env.server.url);
+  await gotoReady(page, suite.env.server.url);
   // The welcome document uses neither eyaml nor HOCON: their module is not fetched.
   assert.deepEqual(fetched.filter((u) => u.includes("/backends/")), []);
   await example(page, "36-eyaml-secrets.yaml");
@@ -120,7 +114,7 @@ test("the eyaml example decrypts in the page, and Why marks the decrypted value"
 });
 
 test("make keys, encrypt a value into a file, and look it up decrypted", async () => {
-  const { page, errors, context, answers } = await openPage(env.browser, env.server.url);
+  const { page, errors, context, answers } = await openPage(suite.env.browser, suite.env.server.url);
   await openFile(page, "hiera.yaml");
   await replaceEditorText(page, [
     "version: 5",
@@ -168,13 +162,13 @@ test("make keys, encrypt a value into a file, and look it up decrypted", async (
 });
 
 test("a share link leaves the private key out unless the user includes it", async () => {
-  const author = await openPage(env.browser, env.server.url);
+  const author = await openPage(suite.env.browser, suite.env.server.url);
   await example(author.page, "36-eyaml-secrets.yaml");
   await rowsWhen(author.page, (rs) => rs[0].json === '"correct horse battery staple"');
   await author.page.click("[data-testid=share-button]");
   const without = await author.page.inputValue("[data-testid=share-link]");
 
-  const v = await openPage(env.browser);
+  const v = await openPage(suite.env.browser);
   await gotoReady(v.page, without);
   const missing = await rowsWhen(v.page, (rs) => rs.length === 5 && rs[0].status === "error");
   assert.match(missing[0].error, /hiera-eyaml backend error decrypting ENC\[PKCS7,.*No such file or directory @ rb_sysopen - \/etc\/puppetlabs\/puppet\/eyaml\/private_key\.pkcs7\.pem/s);
@@ -184,7 +178,7 @@ test("a share link leaves the private key out unless the user includes it", asyn
   await author.page.check("[data-testid=include-private-keys]");
   await author.page.click("[data-testid=share-button]");
   const withKey = await eventually(() => author.page.inputValue("[data-testid=share-link]"), (l) => l !== without);
-  const w = await openPage(env.browser);
+  const w = await openPage(suite.env.browser);
   await gotoReady(w.page, withKey);
   await rowsWhen(w.page, (rs) => rs.length === 5 && rs[0].json === '"correct horse battery staple"');
   assert.deepEqual([...author.errors, ...v.errors, ...w.errors], []);
@@ -192,7 +186,7 @@ test("a share link leaves the private key out unless the user includes it", asyn
 });
 
 test("an exported zip leaves the private key out unless the user includes it", async () => {
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   await example(page, "36-eyaml-secrets.yaml");
   const exported = async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-zip]")]);
@@ -210,7 +204,7 @@ test("an exported zip leaves the private key out unless the user includes it", a
 });
 
 test("the HOCON example: values from a .conf level, and a syntax error marked in the editor", async () => {
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   await example(page, "35-hocon-level.yaml");
   await attrWhen(page.locator(".playground"), "data-backends", "loaded", 15000);
   const shown = await rowsWhen(page, (rs) => rs[0].json === "8080");
@@ -230,7 +224,7 @@ test("the HOCON example: values from a .conf level, and a syntax error marked in
 });
 
 test("an unknown backend function is marked on its level in hiera.yaml", async () => {
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   await openFile(page, "hiera.yaml");
   const text = await editorText(page);
   await replaceEditorText(page, `${text.trimEnd()}\n  - name: Vault\n    data_hash: vault_hiera_hash\n    path: common.yaml\n`);
