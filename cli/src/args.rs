@@ -18,6 +18,8 @@ OPTIONS
   --env-dir DIR              an environment directory, used as the environment
   --node NAME                the node (default: the clientcert fact, else localhost)
   --environment ENV          the environment (default: production)
+  --puppet 7|8               answer as Puppet 7.23 or as Puppet 8 (OpenVox 8.28.1) does
+                             (default: 8)
   --facts FILE               the node's facts, YAML or JSON
   --merge first|unique|hash|deep
   --knock-out-prefix P       with --merge deep
@@ -77,6 +79,7 @@ pub struct Options {
     pub env_dir: Option<String>,
     pub node: Option<String>,
     pub environment: String,
+    pub puppet: hiera_core::Puppet,
     pub facts: Option<String>,
     pub merge: Option<String>,
     pub knockout_prefix: Option<String>,
@@ -151,6 +154,14 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             "--node" => o.node = Some(value(flag)?),
             "--environment" => o.environment = value(flag)?,
             "--facts" => o.facts = Some(value(flag)?),
+            "--puppet" => {
+                let v = value(flag)?;
+                o.puppet = v
+                    .parse()
+                    .ok()
+                    .and_then(hiera_core::Puppet::from_major)
+                    .ok_or_else(|| format!("--puppet must be 7 or 8, not '{v}'"))?;
+            }
             "--merge" => o.merge = Some(value(flag)?),
             "--knock-out-prefix" => o.knockout_prefix = Some(value(flag)?),
             "--sort-merged-arrays" => o.sort_merged_arrays = true,

@@ -141,7 +141,8 @@ fn load(o: &Options) -> Result<Hiera, String> {
         .or_else(|| facts.get(&Value::from("clientcert")).map(Value::to_ruby_s))
         .unwrap_or_else(|| "localhost".into());
     // Nothing the command prints says where a value is.
-    Ok(Hiera::new(files, hiera_core::Node { name, environment: o.environment.clone(), facts }).without_spans())
+    let node = hiera_core::Node { name, environment: o.environment.clone(), facts };
+    Ok(Hiera::new(files, node).with_puppet(o.puppet).without_spans())
 }
 
 fn render(value: &Value, as_: RenderAs) -> Result<String, String> {

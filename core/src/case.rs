@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::fs::Files;
 use crate::lookup::{Answer, Request};
 use crate::scope::Node;
+use crate::settings::Puppet;
 use crate::value::{Hash, Str, Value};
 use crate::yaml;
 
@@ -54,6 +55,9 @@ pub enum Expect {
 pub struct Document {
     /// What the document shows.
     pub description: Option<String>,
+    /// The Puppet whose answers it shows (absent in the text: Puppet 7, as
+    /// documents were before Puppet 8 was).
+    pub puppet: Puppet,
     /// The environment (default `production`).
     pub environment: String,
     /// The node name, if given.
@@ -92,6 +96,13 @@ impl Document {
             Some(Value::Hash(h)) => h.iter().map(|(k, v)| (k.to_ruby_s(), v.to_ruby_s())).collect(),
             Some(_) => return Err(Error::lookup("document: 'files' must be a mapping of path to text")),
         };
+        let puppet = match get("puppet") {
+            None | Some(Value::Undef) => Puppet::V7,
+            Some(Value::Integer(n)) => {
+                Puppet::from_major(n.get()).ok_or_else(|| Error::lookup("document: 'puppet' must be 7 or 8"))?
+            }
+            Some(_) => return Err(Error::lookup("document: 'puppet' must be 7 or 8")),
+        };
         let lookups = match get("lookups") {
             None | Some(Value::Undef) => Vec::new(),
             Some(Value::Array(a)) => a.iter().map(CaseLookup::from_value).collect::<Result<_, _>>()?,
@@ -99,6 +110,7 @@ impl Document {
         };
         Ok(Document {
             description: string("description"),
+            puppet,
             environment: string("environment").unwrap_or_else(|| "production".into()),
             node: string("node"),
             facts,
@@ -126,6 +138,11 @@ impl Document {
             .or_else(|| self.facts.get(&Str("clientcert")).map(Value::to_ruby_s))
             .unwrap_or_else(|| "localhost".into());
         Node { name, environment: self.environment.clone(), facts: self.facts.clone() }
+    }
+
+    /// The installation to look things up in, as the document's Puppet does.
+    pub fn hiera(&self) -> crate::Hiera {
+        crate::Hiera::new(self.files(), self.node()).with_puppet(self.puppet)
     }
 }
 
@@ -310,6 +327,9 @@ impl Document {
         if let Some(d) = &self.description {
             top.insert("description".into(), Value::String(d.clone()));
         }
+        if self.puppet != Puppet::V7 {
+            top.insert("puppet".into(), Value::Integer(self.puppet.major().into()));
+        }
         if self.environment != "production" {
             top.insert("environment".into(), Value::String(self.environment.clone()));
         }
@@ -367,7 +387,7 @@ impl Document {
     /// Runs every lookup against the engine and compares each with Puppet's
     /// recorded answer (see [`compare`]), in order.
     pub fn check(&self, exact: bool) -> Vec<Result<(), String>> {
-        let hiera = crate::Hiera::new(self.files(), self.node());
+        let hiera = self.hiera();
         self.lookups
             .iter()
             .map(|l| {

@@ -221,8 +221,9 @@ fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -
             Ok(DataFile::new(hash, spans, surprises, entries))
         }
         Ok(yaml::Document { value: other, .. }) => {
-            // Psych's nil becomes `false`, which even strict mode lets through.
-            let is_false = matches!(other, None | Some((Value::Bool(false), _)));
+            // Psych's nil (no document, `---` alone, `~`) becomes `false`,
+            // which even strict mode lets through.
+            let is_false = matches!(other, None | Some((Value::Bool(false) | Value::Undef, _)));
             if strict_error && !is_false {
                 return Err(
                     Error::lookup(format!("{path}: file does not contain a valid yaml hash")).at(path, None, None)

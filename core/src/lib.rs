@@ -41,6 +41,7 @@ pub mod lookup_options;
 pub mod merge;
 pub mod playground;
 pub mod scope;
+pub mod settings;
 pub mod share;
 pub mod steps;
 mod threads;
@@ -51,6 +52,7 @@ pub mod yaml;
 pub use error::{Details, Error, ErrorKind};
 pub use lookup::{Answer, Request};
 pub use scope::Node;
+pub use settings::{Puppet, PUPPET_CONF};
 pub use value::Value;
 
 use config::{HieraConfig, Layer};
@@ -66,9 +68,6 @@ use value::Hash;
 /// The data_hash function whose files an edit can update in place.
 const YAML_DATA: &str = "yaml_data";
 
-/// Where Puppet reads `strict` from.
-pub const PUPPET_CONF: &str = "/etc/puppetlabs/puppet/puppet.conf";
-
 /// A Puppet installation to look things up in: its files and the node.
 ///
 /// Parsed data files and configurations are kept between lookups and
@@ -77,6 +76,7 @@ pub const PUPPET_CONF: &str = "/etc/puppetlabs/puppet/puppet.conf";
 pub struct Hiera {
     files: Files,
     node: Node,
+    puppet: Puppet,
     scope: Scope,
     strict_error: bool,
     /// Whether data files note where each value is (see [`Hiera::without_spans`]).
@@ -95,13 +95,16 @@ pub struct Hiera {
 }
 
 impl Hiera {
-    /// An installation with these files, looked up for this node.
+    /// An installation with these files, looked up for this node as
+    /// Puppet 8 does (see [`Hiera::with_puppet`]).
     pub fn new(files: Files, node: Node) -> Hiera {
-        let scope = Scope::new(&node);
-        let strict_error = strict_is_error(&files);
+        let puppet = Puppet::default();
+        let scope = Scope::new(&node, puppet);
+        let strict_error = settings::strict_is_error(puppet, &files);
         Hiera {
             files,
             node,
+            puppet,
             scope,
             strict_error,
             spans: true,
@@ -113,6 +116,30 @@ impl Hiera {
             hocon: hocon::builtin(),
             decrypted: eyaml::Decrypted::default(),
         }
+    }
+
+    /// This installation, looked up as `puppet` does.
+    pub fn with_puppet(mut self, puppet: Puppet) -> Hiera {
+        self.set_puppet(puppet);
+        self
+    }
+
+    /// Looks up as `puppet` does from now on; what was read under the other
+    /// version is read again.
+    pub fn set_puppet(&mut self, puppet: Puppet) {
+        if puppet == self.puppet {
+            return;
+        }
+        self.puppet = puppet;
+        self.scope = Scope::new(&self.node, puppet);
+        self.strict_error = settings::strict_is_error(puppet, &self.files);
+        self.data.get_mut().clear();
+        self.resolved.get_mut().forget();
+    }
+
+    /// The Puppet whose lookup is reproduced.
+    pub fn puppet(&self) -> Puppet {
+        self.puppet
     }
 
     /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on (without the
@@ -196,7 +223,7 @@ impl Hiera {
 
     /// Changes the node (facts, name, environment); parsed files are kept.
     pub fn set_node(&mut self, node: Node) {
-        self.scope = Scope::new(&node);
+        self.scope = Scope::new(&node, self.puppet);
         self.node = node;
         self.resolved.get_mut().forget();
     }
@@ -205,7 +232,7 @@ impl Hiera {
     /// before and is still there.
     fn forget(&mut self, path: &str, text_only: bool) {
         if path == PUPPET_CONF {
-            self.strict_error = strict_is_error(&self.files);
+            self.strict_error = settings::strict_is_error(self.puppet, &self.files);
             self.data.borrow_mut().clear();
         }
         self.data.borrow_mut().retain(|(_, p), _| p != path);
@@ -325,22 +352,4 @@ impl Session<'_> {
     pub fn lookup(&mut self, key: &str) -> Result<Option<Value>, Error> {
         self.run.lookup_one(key)
     }
-}
-
-/// Reads `strict` from puppet.conf's `[main]` or `[user]` section.
-fn strict_is_error(files: &Files) -> bool {
-    let Some(text) = files.read(PUPPET_CONF) else { return false };
-    let mut section = "main".to_string();
-    let mut strict = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(s) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            section = s.trim().to_string();
-        } else if let Some((k, v)) = line.split_once('=') {
-            if k.trim() == "strict" && (section == "main" || section == "user") {
-                strict = Some(v.trim().to_string());
-            }
-        }
-    }
-    strict.as_deref() == Some("error")
 }

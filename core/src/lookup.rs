@@ -117,6 +117,10 @@ pub(crate) struct Run<'h> {
     keep_applied: bool,
     /// Whether to index each hierarchy searched (see [`KeyIndex`]).
     indexing: bool,
+    /// Puppet 8's `avoid_hiera_interpolation_errors`: while it resolves a
+    /// level's locations, an undefined variable is empty even with
+    /// `strict = error`.
+    lenient_variables: bool,
 }
 
 /// A key a run was asked for before.
@@ -167,6 +171,7 @@ impl<'h> Run<'h> {
             applied: None,
             keep_applied: true,
             indexing: false,
+            lenient_variables: false,
         }
     }
 

@@ -124,7 +124,7 @@ pub struct Source {
 impl Playground {
     /// The engine for a document.
     pub fn new(doc: Document) -> Playground {
-        let hiera = Hiera::new(doc.files(), doc.node());
+        let hiera = doc.hiera();
         Playground { doc, hiera, keys: RefCell::default() }
     }
 
@@ -235,7 +235,7 @@ impl Playground {
     pub fn set_environment(&mut self, environment: &str) {
         self.doc.environment = environment.to_string();
         let (pkcs7, hocon) = (self.hiera.pkcs7(), self.hiera.hocon());
-        self.hiera = Hiera::new(self.doc.files(), self.doc.node());
+        self.hiera = self.doc.hiera();
         self.hiera.set_pkcs7(pkcs7);
         self.hiera.set_hocon(hocon);
         self.keys.take();

@@ -2,6 +2,7 @@
 //! every fact as a top-scope variable, `trusted`, `server_facts`,
 //! `environment`, and the few built-ins of a top scope.
 
+use crate::settings::Puppet;
 use crate::value::{Hash, Str, Value};
 
 /// The node a lookup is made for.
@@ -26,13 +27,20 @@ impl Default for Node {
 pub struct Scope {
     facts: Value,
     trusted: Value,
+    server_facts: Value,
     environment: String,
 }
 
+/// What Puppet 8's `puppet lookup` adds to `$server_facts` from Facter on the
+/// machine it runs on. The engine runs on none, so it stands in the machine
+/// the conformance cases were recorded on.
+const SERVER: [(&str, &str); 3] = [("servername", "vm"), ("serverip", "192.0.2.2"), ("serverip6", "fd00::2")];
+
 impl Scope {
     /// The scope `puppet lookup --node NAME --facts FILE` gives: the facts
-    /// plus `clientcert`, `fqdn`, `hostname` and `domain` where not given.
-    pub fn new(node: &Node) -> Scope {
+    /// plus `clientcert`, `fqdn`, `hostname` and `domain` where not given;
+    /// Puppet 8 also fills `$server_facts`.
+    pub fn new(node: &Node, puppet: Puppet) -> Scope {
         let mut facts = node.facts.clone();
         let (host, domain) = match node.name.split_once('.') {
             Some((h, d)) => (h.to_string(), d.to_string()),
@@ -55,7 +63,21 @@ impl Scope {
         trusted.insert("hostname".into(), thost);
         trusted.insert("domain".into(), tdomain);
         trusted.insert("external".into(), Value::Hash(Hash::default()));
-        Scope { facts: Value::Hash(facts), trusted: Value::Hash(trusted), environment: node.environment.clone() }
+        let mut server_facts = Hash::default();
+        if puppet == Puppet::V8 {
+            server_facts.insert("serverimplementation".into(), "openvox".into());
+            server_facts.insert("serverversion".into(), "8.28.1".into());
+            for (k, v) in SERVER {
+                server_facts.insert(k.into(), v.into());
+            }
+            server_facts.insert("environment".into(), Value::String(node.environment.clone()));
+        }
+        Scope {
+            facts: Value::Hash(facts),
+            trusted: Value::Hash(trusted),
+            server_facts: Value::Hash(server_facts),
+            environment: node.environment.clone(),
+        }
     }
 
     /// A variable by name (`facts`, `::fqdn`, `trusted`...): `None` when the
@@ -66,7 +88,7 @@ impl Scope {
         match name {
             "facts" => Some(self.facts.clone()),
             "trusted" => Some(self.trusted.clone()),
-            "server_facts" => Some(Value::Hash(Hash::default())),
+            "server_facts" => Some(self.server_facts.clone()),
             "environment" => Some(Value::String(self.environment.clone())),
             "name" | "title" => Some(Value::from("main")),
             "module_name" => Some(Value::from("")),

@@ -469,7 +469,7 @@ mod tests {
     fn example(name: &str) -> (Hiera, Document) {
         let path = format!("{}/../www/examples/{name}", env!("CARGO_MANIFEST_DIR"));
         let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap();
-        (Hiera::new(doc.files(), doc.node()), doc)
+        (doc.hiera(), doc)
     }
 
     #[test]
@@ -555,7 +555,7 @@ mod tests {
             "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Nodes\n        path: \"nodes/%{facts.missing}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    lookup_options:\n      '^app::.*_hosts$': {merge: unique}\n    app::motd: \"Hello %{facts.rol}\"\n    app::mode: 0755\n    app::opts: {enabled: yes}\n",
         )
         .unwrap();
-        let hiera = Hiera::new(doc.files(), doc.node());
+        let hiera = doc.hiera();
         let ask =
             |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
         let kinds = |a: &Answer| warnings(a, "").into_iter().map(|w| w.kind).collect::<Vec<_>>();

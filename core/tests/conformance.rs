@@ -31,7 +31,7 @@ fn every_case_matches_puppet() {
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
     for path in &paths {
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let name = common::case_name(path);
         let doc =
             Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let loose = doc.check(false);
@@ -88,11 +88,11 @@ fn documents_survive_saving_and_reopening() {
 
 #[test]
 fn a_session_answers_each_plain_lookup_as_a_fresh_run_does() {
-    use hiera_core::{Hiera, Request};
+    use hiera_core::Request;
     let mut compared = 0;
     for path in common::case_paths() {
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let hiera = Hiera::new(doc.files(), doc.node());
+        let hiera = doc.hiera();
         let mut session = hiera.session();
         // Twice: the second time from what the session kept.
         for _ in 0..2 {
@@ -120,7 +120,7 @@ fn without_spans_every_lookup_answers_and_explains_the_same() {
     for path in common::case_paths() {
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let (with, without) =
-            (Hiera::new(doc.files(), doc.node()), Hiera::new(doc.files(), doc.node()).without_spans());
+            (doc.hiera(), doc.hiera().without_spans());
         for request in doc.lookups.iter().filter_map(|l| l.request(true).ok()) {
             let (a, b) = (with.lookup(&request), without.lookup(&request));
             let name = format!("{}: {:?}", path.display(), request.keys);
@@ -177,7 +177,7 @@ fn a_session_reads_a_large_hierarchy_ahead_as_it_would_file_by_file() {
     files.insert(format!("{env}/hiera.yaml"), format!("version: 5\nhierarchy:\n{hierarchy}"));
     // Enough text that it is read on more than one core, where there are.
     for (n, path) in paths.iter().enumerate().filter(|(_, p)| !p.starts_with("missing")) {
-        let keys = (n * 300..n * 300 + 1500).map(|k| (format!("k{k}"), format!("{path} %{{::nope}}{k}")));
+        let keys = (n * 300..n * 300 + 1500).map(|k| (format!("k{k}"), format!("{path} %{{facts.nope}}{k}")));
         let text = if path.ends_with(".json") {
             let entries: Vec<String> =
                 keys.map(|(k, v)| format!("\"{k}\": {{\"v\": \"{v}\", \"n\": [{n}]}}")).collect();

@@ -97,11 +97,11 @@ fn a_spliced_edit_reads_as_the_whole_file_does() {
 /// document is open: what was read (and failed) without them must not stay.
 #[test]
 fn backends_given_later_answer_as_if_there_from_the_start() {
-    use hiera_core::{eyaml, hocon, Hiera};
+    use hiera_core::{eyaml, hocon};
     let mut missed = [0, 0];
     for (name, doc) in cases().into_iter().filter(|(n, _)| n.starts_with("hocon-") || n.starts_with("eyaml-")) {
         let requests: Vec<_> = doc.lookups.iter().filter_map(|l| l.request(true).ok()).collect();
-        let mut hiera = Hiera::new(doc.files(), doc.node());
+        let mut hiera = doc.hiera();
         hiera.set_hocon(None);
         hiera.set_pkcs7(None);
         let without: Vec<_> = requests.iter().map(|r| hiera.lookup(r)).collect();
@@ -110,7 +110,7 @@ fn backends_given_later_answer_as_if_there_from_the_start() {
         missed[family] += without.iter().filter(|a| said(a, missing)).count();
         hiera.set_hocon(hocon::builtin());
         hiera.set_pkcs7(eyaml::builtin());
-        let fresh = Hiera::new(doc.files(), doc.node());
+        let fresh = doc.hiera();
         for r in &requests {
             assert_eq!(hiera.lookup(r), fresh.lookup(r), "{name}: {:?} after the backends arrived", r.keys);
         }

@@ -21,12 +21,12 @@ fn truncated_files_never_panic() {
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let requests: Vec<Request> = doc.lookups.iter().filter_map(|l| l.request(true).ok()).collect();
         let files = doc.files();
-        let intact = Hiera::new(files.clone(), doc.node());
+        let intact = Hiera::new(files.clone(), doc.node()).with_puppet(doc.puppet);
         let explains: Vec<String> = requests.iter().map(|r| intact.lookup(r).explain_text()).collect();
         for (file, text) in files.iter() {
             let readers = common::readers(&explains, file);
             for cut in (0..text.len()).step_by(10).filter(|c| text.is_char_boundary(*c)) {
-                let mut hiera = Hiera::new(files.clone(), doc.node());
+                let mut hiera = Hiera::new(files.clone(), doc.node()).with_puppet(doc.puppet);
                 hiera.set_file(file, &text[..cut]);
                 for request in requests.iter().zip(&readers).filter(|(_, &reads)| reads).map(|(r, _)| r) {
                     let outcome = catch_unwind(AssertUnwindSafe(|| {

@@ -11,7 +11,7 @@ fuzz_target!(|text: &str| {
         "facts:\n  role: web\n  os: {{family: Debian}}\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{{facts.role}}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    other: \"x\"\n    list: [a, b]\n    subject: {quoted}\n"
     );
     let Ok(doc) = Document::from_yaml(&doc) else { return };
-    let hiera = Hiera::new(doc.files(), doc.node());
+    let hiera = doc.hiera();
     let answer = hiera.lookup(&Request { keys: vec!["subject".into()], explain: true, ..Request::default() });
     let _ = answer.explain_text();
 });

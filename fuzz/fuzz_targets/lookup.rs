@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     let Ok(doc) = Document::from_yaml(text) else { return };
-    let hiera = Hiera::new(doc.files(), doc.node());
+    let hiera = doc.hiera();
     for lookup in doc.lookups.iter().take(8) {
         if let Ok(request) = lookup.request(true) {
             let answer = hiera.lookup(&request);

@@ -320,7 +320,10 @@ impl Run<'_> {
             }
             let datadir = crate::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
             let datadir = self.interpolate(Value::String(datadir), false, cfg)?.to_ruby_s();
-            let mut locations = self.resolve_locations(level, &datadir, is_default, cfg)?;
+            self.lenient_variables = self.hiera.puppet == crate::Puppet::V8;
+            let locations = self.resolve_locations(level, &datadir, is_default, cfg);
+            self.lenient_variables = false;
+            let mut locations = locations?;
             if is_default && locations.as_ref().is_some_and(Vec::is_empty) {
                 continue;
             }

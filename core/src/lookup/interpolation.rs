@@ -100,7 +100,8 @@ impl Run<'_> {
                         ));
                     }
                     // An explanation shows how a variable was found, every time.
-                    let remembered = run.ex.is_none() && method == "scope" && run.locals.is_empty();
+                    let remembered =
+                        run.ex.is_none() && method == "scope" && run.locals.is_empty() && !run.lenient_variables;
                     if let Some((result, undefined)) = run.scope_tokens.get(data).filter(|_| remembered) {
                         out.push_str(result);
                         note(whole, expr, method, result.to_string(), *undefined);
@@ -184,7 +185,9 @@ impl Run<'_> {
                         run.found(&root, &v);
                         Ok(v)
                     }
-                    None if run.hiera.strict_error => Err(Error::runtime(format!("Undefined variable '{root}'; "))),
+                    None if run.hiera.strict_error && !run.lenient_variables => {
+                        Err(Error::runtime(format!("Undefined variable '{root}'; ")))
+                    }
                     None => Ok(Value::Undef),
                 }
             },

@@ -11,11 +11,12 @@ pub fn conformance_dir() -> PathBuf {
 }
 
 /// Every case recorded from Puppet, sorted: the vendored shared ones
-/// (`cases/`, `backends/`), this project's own (`own/`) and the page's gallery.
+/// (`cases/`, `puppet8/`, `backends/`), this project's own (`own/`) and the
+/// page's gallery.
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
     let mut paths: Vec<PathBuf> =
-        [dir.join("cases"), dir.join("backends"), dir.join("own"), dir.join("../../www/examples")]
+        [dir.join("cases"), dir.join("puppet8"), dir.join("backends"), dir.join("own"), dir.join("../../www/examples")]
             .iter()
             .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
             .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
@@ -40,4 +41,11 @@ pub fn readers(explains: &[String], path: &str) -> Vec<bool> {
     } else {
         vec![true; explains.len()]
     }
+}
+
+/// A case's name in the lists of known differences: its folder and file
+/// stem (`cases/glob`), the gallery's folder being `examples`.
+pub fn case_name(path: &std::path::Path) -> String {
+    let dir = path.parent().and_then(|d| d.file_name()).unwrap_or_default().to_string_lossy();
+    format!("{dir}/{}", path.file_stem().unwrap_or_default().to_string_lossy())
 }
