@@ -41,8 +41,9 @@ pub fn export(doc: &Document) -> Vec<u8> {
 /// `puppet lookup` commands reproducing each lookup, run from the unzipped directory.
 fn lookups_script(doc: &Document) -> String {
     let node = doc.node().name;
-    let mut out = String::from(
-        "#!/bin/sh\n# Each lookup of the playground on a real Puppet, from the directory this\n# zip was unpacked in (its etc/ plays /etc).\nR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n",
+    let mut out = format!(
+        "#!/bin/sh\n# Each lookup of the playground on a real Puppet, from the directory this\n# zip was unpacked in (its etc/ plays /etc). The playground answered as\n# {} does: run them with that Puppet to see the same answers.\nR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n",
+        doc.puppet.release()
     );
     for l in &doc.lookups {
         let mut cmd = format!(
@@ -129,6 +130,8 @@ pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String>
         }
     }
     let mut doc = Document::from_yaml("files: {}").map_err(|e| e.to_string())?;
+    // A repository opened by hand is new work, answered as today's Puppet does.
+    doc.puppet = crate::Puppet::default();
     let envs = "etc/puppetlabs/code/environments/";
     for (name, bytes) in &entries {
         if name == "facts.yaml" {
@@ -319,6 +322,10 @@ mod tests {
         let script =
             String::from_utf8(unzip(&zip).unwrap().into_iter().find(|e| e.name == "lookups.sh").unwrap().data).unwrap();
         assert!(script.contains("--merge deep --knock-out-prefix '--' 'a'"), "{script}");
+        assert!(script.contains("answered as\n# Puppet 7.23 does"), "{script}");
+        // The version travels with the document.
+        let eight = Document { puppet: crate::Puppet::V8, ..doc };
+        assert_eq!(import(&export(&eight)).unwrap(), eight);
     }
 
     #[test]
@@ -355,6 +362,7 @@ mod tests {
         let paths: Vec<&str> = doc.files.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["hiera.yaml", "data/common.yaml", "data/nodes/web01.json", "modules/ntp/data/common.yaml"]);
         assert_eq!(doc.environment, "production");
+        assert_eq!(doc.puppet, crate::Puppet::V8, "new work is answered as Puppet 8");
     }
 
     #[test]

@@ -11,12 +11,16 @@ use crate::config::Layer;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
 use crate::value::{Hash, Value};
-use crate::Hiera;
+use crate::{Hiera, Puppet};
 
 /// A document with its engine.
 pub struct Playground {
     doc: Document,
     hiera: Hiera,
+    /// The engine of the other Puppet version, made when first asked how it
+    /// answers, then kept in step with every edit: switching versions swaps
+    /// the two.
+    other: RefCell<Option<Hiera>>,
     /// [`Playground::data_keys`] until an edit changes some file's keys:
     /// most keystrokes change a value, and the list can be long.
     keys: RefCell<Option<Rc<Vec<String>>>>,
@@ -60,6 +64,18 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// Whether two outcomes give the same answer: the same value (hash
+    /// order included), or the same error.
+    pub fn same_answer(&self, other: &Outcome) -> bool {
+        match (self, other) {
+            (Outcome::Found(a), Outcome::Found(b)) => a.json == b.json && a.rich == b.rich,
+            (Outcome::Failed { message: a, .. }, Outcome::Failed { message: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// A value in every form the page shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rendered {
@@ -92,6 +108,9 @@ pub struct Evaluation {
     /// True when the lookup failed while reading `lookup_options`, before
     /// it searched for data: `steps` are then that search's.
     pub failed_in_options: bool,
+    /// How the document's other Puppet version answers, when it answers
+    /// otherwise (only from [`Playground::evaluate_in_both`]).
+    pub other_puppet: Option<Outcome>,
     /// Puppet prints no explanation for this failure.
     unexplained: bool,
 }
@@ -125,7 +144,19 @@ impl Playground {
     /// The engine for a document.
     pub fn new(doc: Document) -> Playground {
         let hiera = doc.hiera();
-        Playground { doc, hiera, keys: RefCell::default() }
+        Playground { doc, hiera, other: RefCell::default(), keys: RefCell::default() }
+    }
+
+    /// Answers as `puppet` does from now on.
+    pub fn set_puppet(&mut self, puppet: Puppet) {
+        if puppet == self.doc.puppet {
+            return;
+        }
+        self.doc.puppet = puppet;
+        match self.other.get_mut().take() {
+            Some(other) => *self.other.get_mut() = Some(std::mem::replace(&mut self.hiera, other)),
+            None => self.hiera.set_puppet(puppet),
+        }
     }
 
     /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
@@ -138,12 +169,12 @@ impl Playground {
 
     /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on.
     pub fn set_pkcs7(&mut self, pkcs7: Rc<dyn crate::eyaml::Pkcs7>) {
-        self.hiera.set_pkcs7(Some(pkcs7));
+        self.engines(|h| h.set_pkcs7(Some(pkcs7.clone())));
     }
 
     /// Reads HOCON with `hocon` from now on.
     pub fn set_hocon(&mut self, hocon: Rc<dyn crate::hocon::Reader>) {
-        self.hiera.set_hocon(Some(hocon));
+        self.engines(|h| h.set_hocon(Some(hocon.clone())));
         // HOCON files' keys were not read without it.
         self.keys.take();
     }
@@ -181,7 +212,7 @@ impl Playground {
         }
         let abs = self.absolute(path);
         let before = self.keys.borrow().is_some().then(|| self.keys_fingerprint(path));
-        self.hiera.set_file(&abs, text);
+        self.engines(|h| h.set_file(&abs, text));
         if before.is_some_and(|b| b != self.keys_fingerprint(path)) {
             self.keys.take();
         }
@@ -191,7 +222,7 @@ impl Playground {
     pub fn remove_file(&mut self, path: &str) {
         self.doc.files.retain(|(p, _)| p != path);
         let abs = self.absolute(path);
-        self.hiera.remove_file(&abs);
+        self.engines(|h| h.remove_file(&abs));
         self.keys.take();
     }
 
@@ -222,13 +253,15 @@ impl Playground {
     /// Changes the facts; parsed files are kept.
     pub fn set_facts(&mut self, facts: Hash) {
         self.doc.facts = facts;
-        self.hiera.set_node(self.doc.node());
+        let node = self.doc.node();
+        self.engines(|h| h.set_node(node.clone()));
     }
 
     /// Changes the node name (`None`: the clientcert fact, else localhost).
     pub fn set_node_name(&mut self, node: Option<String>) {
         self.doc.node = node;
-        self.hiera.set_node(self.doc.node());
+        let node = self.doc.node();
+        self.engines(|h| h.set_node(node.clone()));
     }
 
     /// Changes the environment, which moves every relative file.
@@ -238,7 +271,17 @@ impl Playground {
         self.hiera = self.doc.hiera();
         self.hiera.set_pkcs7(pkcs7);
         self.hiera.set_hocon(hocon);
+        self.other.take();
         self.keys.take();
+    }
+
+    /// Applies a change to the engine and, when there is one, the other
+    /// version's.
+    fn engines(&mut self, mut change: impl FnMut(&mut Hiera)) {
+        change(&mut self.hiera);
+        if let Some(other) = self.other.get_mut() {
+            change(other);
+        }
     }
 
     /// Replaces the lookups.
@@ -262,7 +305,39 @@ impl Playground {
             failed_in_options = !steps.is_empty();
         }
         let options = answer.options.clone();
-        let outcome = match answer.result {
+        Evaluation {
+            outcome: self.outcome(answer.result),
+            explanation: answer.explanation,
+            steps,
+            options,
+            warnings,
+            failed_in_options,
+            other_puppet: None,
+            unexplained,
+        }
+    }
+
+    /// [`Playground::evaluate`] with its trace, and how the other Puppet
+    /// version answers where it answers otherwise.
+    pub fn evaluate_in_both(&self, lookup: &CaseLookup) -> Evaluation {
+        let mut evaluation = self.evaluate(lookup, true);
+        let Ok(request) = lookup.request(false) else { return evaluation };
+        let mut other = self.other.borrow_mut();
+        let other = other.get_or_insert_with(|| {
+            let mut hiera = self.doc.hiera().with_puppet(self.doc.puppet.other());
+            hiera.set_pkcs7(self.hiera.pkcs7());
+            hiera.set_hocon(self.hiera.hocon());
+            hiera
+        });
+        let outcome = self.outcome(other.lookup(&request).result);
+        if !outcome.same_answer(&evaluation.outcome) {
+            evaluation.other_puppet = Some(outcome);
+        }
+        evaluation
+    }
+
+    fn outcome(&self, result: Result<Value, Error>) -> Outcome {
+        match result {
             Ok(value) => match render(&value) {
                 Ok(r) => Outcome::Found(r),
                 Err(message) => Outcome::Failed { message, not_found: false, place: None },
@@ -272,15 +347,6 @@ impl Playground {
                 place: self.place(&e),
                 message: e.into_message(),
             },
-        };
-        Evaluation {
-            outcome,
-            explanation: answer.explanation,
-            steps,
-            options,
-            warnings,
-            failed_in_options,
-            unexplained,
         }
     }
 
@@ -405,7 +471,6 @@ impl Playground {
     }
 }
 
-/// The backend a data file's name suggests.
 /// The levels whose backend function Puppet would not find, marked where
 /// their hiera.yaml names it, with the error every lookup through them gets.
 fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
@@ -424,6 +489,7 @@ fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
         .collect()
 }
 
+/// The backend a data file's name suggests.
 fn data_function(path: &str) -> Option<&'static str> {
     if path.ends_with(".json") {
         Some("json_data")
@@ -488,6 +554,31 @@ mod tests {
         assert_eq!(place.file, "data/roles/web.yaml");
         assert_eq!(p.problems("data/roles/web.yaml").len(), 1);
         assert_eq!(*p.data_keys(), vec!["app::port", "app::name"]);
+    }
+
+    #[test]
+    fn each_row_tells_how_the_other_puppet_answers_and_switching_swaps_them() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        assert_eq!(p.document().puppet, Puppet::V7);
+        let l = p.document().lookups[0].clone();
+        assert_eq!(p.evaluate_in_both(&l).other_puppet, None, "both answer 8080");
+        // An undefined variable: empty in 7, an error in 8. Edits reach both engines.
+        p.set_file("data/roles/web.yaml", "app::port: '%{::no_such}8080'\n");
+        let seven = p.evaluate_in_both(&l);
+        let Outcome::Found(r) = &seven.outcome else { panic!("{seven:?}") };
+        assert_eq!(r.json, "\"8080\"");
+        let Some(Outcome::Failed { message, .. }) = &seven.other_puppet else { panic!("{seven:?}") };
+        assert_eq!(message, "Undefined variable '::no_such'; ");
+        p.set_puppet(Puppet::V8);
+        assert_eq!(p.hiera().puppet(), Puppet::V8);
+        let eight = p.evaluate_in_both(&l);
+        assert!(matches!(eight.outcome, Outcome::Failed { .. }), "{eight:?}");
+        assert_eq!(eight.other_puppet, Some(seven.outcome.clone()));
+        p.set_facts(Hash::default());
+        p.set_file("data/common.yaml", "app::port: '%{::no_such}81'\n");
+        let Some(Outcome::Found(r)) = p.evaluate_in_both(&l).other_puppet else { panic!() };
+        assert_eq!(r.json, "\"81\"", "the other engine saw the facts and the file change");
+        assert!(p.document().to_yaml().starts_with("puppet: 8\n"));
     }
 
     #[test]

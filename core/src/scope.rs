@@ -41,7 +41,7 @@ impl Scope {
     /// plus `clientcert`, `fqdn`, `hostname` and `domain` where not given;
     /// Puppet 8 also fills `$server_facts`.
     pub fn new(node: &Node, puppet: Puppet) -> Scope {
-        let mut facts = node.facts.clone();
+        let Value::Hash(mut facts) = sanitize(Value::Hash(node.facts.clone())) else { unreachable!("a hash stays one") };
         let (host, domain) = match node.name.split_once('.') {
             Some((h, d)) => (h.to_string(), d.to_string()),
             None => (node.name.clone(), String::new()),
@@ -92,12 +92,39 @@ impl Scope {
             "environment" => Some(Value::String(self.environment.clone())),
             "name" | "title" => Some(Value::from("main")),
             "module_name" => Some(Value::from("")),
-            _ => self.facts.get(name).cloned(),
+            "caller_module_name" => Some(Value::Undef),
+            // Puppet 8 makes each server fact a variable too, unless a fact has its name.
+            _ => self.facts.get(name).or_else(|| self.server_facts.get(name).filter(|_| name != "environment")).cloned(),
+        }
+    }
+
+    /// Puppet's message for a variable that does not exist: a qualified
+    /// name (`foo::bar`) names the class Puppet could not find, as only
+    /// `settings` is known to `puppet lookup`.
+    pub fn undefined(name: &str) -> String {
+        let Some(i) = name.find("::") else { return format!("Undefined variable '{name}'; ") };
+        let qualified = if i == 0 { &name[2..] } else { name };
+        match qualified.rsplit_once("::") {
+            Some((class, _)) if class != "settings" => {
+                format!("Undefined variable '{qualified}'; class {class} could not be found")
+            }
+            _ => format!("Undefined variable '::{qualified}'; "),
         }
     }
 
     /// The environment's name.
     pub fn environment(&self) -> &str {
         &self.environment
+    }
+}
+
+/// Facts as `puppet lookup` hands them to the compiler: a nil anywhere in
+/// them is an empty string.
+fn sanitize(value: Value) -> Value {
+    match value {
+        Value::Undef => Value::from(""),
+        Value::Array(a) => Value::Array(a.into_vec().into_iter().map(sanitize).collect::<Vec<_>>().into()),
+        Value::Hash(h) => Value::Hash(h.into_iter().map(|(k, v)| (sanitize(k), sanitize(v))).collect()),
+        other => other,
     }
 }

@@ -68,12 +68,14 @@ fn every_case_matches_puppet() {
 #[test]
 fn documents_survive_saving_and_reopening() {
     let dir = common::conformance_dir();
-    for entry in std::fs::read_dir(dir.join("cases")).unwrap() {
+    let paths = ["cases", "puppet8"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap());
+    for entry in paths {
         let path = entry.unwrap().path();
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let saved = doc.to_yaml();
         let reopened = Document::from_yaml(&saved).unwrap_or_else(|e| panic!("{}: {e}\n{saved}", path.display()));
         assert_eq!(reopened.files, doc.files, "{}", path.display());
+        assert_eq!(reopened.puppet, doc.puppet, "{}", path.display());
         assert_eq!(reopened.facts, doc.facts, "{}", path.display());
         assert_eq!((reopened.node.clone(), reopened.environment.clone()), (doc.node.clone(), doc.environment.clone()));
         let inputs = |d: &Document| {

@@ -229,7 +229,29 @@ impl Run<'_> {
         }
         // Concatenation costs a fraction of `format!`, and this runs for
         // every module a key names.
-        self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))
+        let dir = self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))?;
+        self.loads_metadata(&dir).then_some(dir)
+    }
+
+    /// Whether Puppet keeps a module with its `metadata.json`: one that does
+    /// not parse drops the module under `strict = error`, and one that lacks
+    /// a required key always does (Puppet logs why; the lookup only sees no
+    /// module).
+    fn loads_metadata(&self, dir: &str) -> bool {
+        let Some(text) = self.hiera.files.read(&[dir, "/metadata.json"].concat()) else { return true };
+        // Puppet 8 reads an empty file as `{}`; Puppet 7 gives it to the JSON parser.
+        if text.is_empty() && self.hiera.puppet == crate::Puppet::V8 {
+            return true;
+        }
+        match crate::json::parse(text) {
+            Err(_) => !self.hiera.strict_error,
+            Ok(Value::Hash(h)) if !h.is_empty() => {
+                let present = |k: &str| h.get(&crate::value::Str(k)).is_some_and(|v| !matches!(v, Value::Undef));
+                ["source", "author", "version", "license"].iter().all(|k| present(k))
+                    && matches!(h.get(&crate::value::Str("dependencies")), Some(Value::Array(_)))
+            }
+            Ok(_) => true,
+        }
     }
 
     /// The directories of the modulepath that exist: most keys name a
@@ -320,7 +342,8 @@ impl Run<'_> {
             }
             let datadir = crate::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
             let datadir = self.interpolate(Value::String(datadir), false, cfg)?.to_ruby_s();
-            self.lenient_variables = self.hiera.puppet == crate::Puppet::V8;
+            // Only a version 5 hierarchy's locations are resolved so.
+            self.lenient_variables = self.hiera.puppet == crate::Puppet::V8 && config.version == 5;
             let locations = self.resolve_locations(level, &datadir, is_default, cfg);
             self.lenient_variables = false;
             let mut locations = locations?;
