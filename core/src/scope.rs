@@ -41,7 +41,9 @@ impl Scope {
     /// plus `clientcert`, `fqdn`, `hostname` and `domain` where not given;
     /// Puppet 8 also fills `$server_facts`.
     pub fn new(node: &Node, puppet: Puppet) -> Scope {
-        let Value::Hash(mut facts) = sanitize(Value::Hash(node.facts.clone())) else { unreachable!("a hash stays one") };
+        let Value::Hash(mut facts) = sanitize(Value::Hash(node.facts.clone())) else {
+            unreachable!("a hash stays one")
+        };
         let (host, domain) = match node.name.split_once('.') {
             Some((h, d)) => (h.to_string(), d.to_string()),
             None => (node.name.clone(), String::new()),
@@ -94,7 +96,9 @@ impl Scope {
             "module_name" => Some(Value::from("")),
             "caller_module_name" => Some(Value::Undef),
             // Puppet 8 makes each server fact a variable too, unless a fact has its name.
-            _ => self.facts.get(name).or_else(|| self.server_facts.get(name).filter(|_| name != "environment")).cloned(),
+            _ => {
+                self.facts.get(name).or_else(|| self.server_facts.get(name).filter(|_| name != "environment")).cloned()
+            }
         }
     }
 

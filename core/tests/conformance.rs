@@ -121,8 +121,7 @@ fn without_spans_every_lookup_answers_and_explains_the_same() {
     let mut compared = 0;
     for path in common::case_paths() {
         let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let (with, without) =
-            (doc.hiera(), doc.hiera().without_spans());
+        let (with, without) = (doc.hiera(), doc.hiera().without_spans());
         for request in doc.lookups.iter().filter_map(|l| l.request(true).ok()) {
             let (a, b) = (with.lookup(&request), without.lookup(&request));
             let name = format!("{}: {:?}", path.display(), request.keys);

@@ -229,7 +229,8 @@ impl Run<'_> {
         }
         // Concatenation costs a fraction of `format!`, and this runs for
         // every module a key names.
-        let dir = self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))?;
+        let dir =
+            self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))?;
         self.loads_metadata(&dir).then_some(dir)
     }
 
