@@ -26,8 +26,8 @@ use state::{Action, Notice, State};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-/// The document a first visit (or a reset) opens.
-const WELCOME: &str = include_str!("../../www/examples/00-welcome.yaml");
+/// The document a first visit (or a reset) opens (made by build.rs).
+const WELCOME: &str = include_str!(concat!(env!("OUT_DIR"), "/welcome.yaml"));
 
 fn welcome() -> Document {
     Document::from_yaml(WELCOME).expect("the welcome example is a valid case file")
