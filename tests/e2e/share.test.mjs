@@ -136,6 +136,19 @@ test("after the first visit the page works offline", async () => {
   await v.context.close();
 });
 
+test("the share field never shows a link to another document than the one shown", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const first = await shareLink(page);
+  const previous = await page.locator("[data-testid=description]").innerText();
+  await page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  await eventually(() => page.locator("[data-testid=description]").innerText(), (d) => d !== previous);
+  assert.equal(await page.locator("[data-testid=share-link]").count(), 0);
+  const second = await shareLink(page);
+  assert.notEqual(second, first);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("link lengths of the gallery examples", async () => {
   const index = (await readFile(`${ROOT}www/examples/index.txt`, "utf8")).split("\n").filter(Boolean);
   const v = await openPage(env.browser, env.server.url);

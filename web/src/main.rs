@@ -240,7 +240,9 @@ fn app(props: &AppProps) -> Html {
     let started = use_memo((), |_| start(props.link.clone()));
     let state = use_reducer(|| started.0.clone());
     let view = use_state(|| started.1.clone());
-    let share_link = use_state(|| None::<String>);
+    // The link and the document it is for (`State::loaded`): it is shown
+    // only while that document is.
+    let share_link = use_state(|| None::<(u64, String)>);
     let examples = use_state(Vec::<AttrValue>::new);
     let tab = use_state(|| Tab::Why);
     let theme = use_state(|| browser::load(browser::THEME).unwrap_or_default());
@@ -443,6 +445,7 @@ fn app(props: &AppProps) -> Html {
         let (state, share_link, notify) = (state.clone(), share_link.clone(), notify.clone());
         Callback::from(move |_| {
             let (text, share_link, notify) = (shared_text(&state), share_link.clone(), notify.clone());
+            let loaded = state.loaded;
             spawn_local(async move {
                 let url = match share_url(text).await {
                     Ok(url) => url,
@@ -457,7 +460,7 @@ fn app(props: &AppProps) -> Html {
                     return;
                 }
                 browser::copy(&url);
-                share_link.set(Some(url));
+                share_link.set(Some((loaded, url)));
             });
         })
     };
@@ -554,7 +557,7 @@ fn app(props: &AppProps) -> Html {
                 on_eyaml={{ let e = eyaml_open.clone(); Callback::from(move |_| e.set(!*e)) }} />
             { secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!*eyaml_open} />
-            if let Some(link) = (*share_link).clone() {
+            if let Some((_, link)) = (*share_link).clone().filter(|(l, _)| *l == state.loaded) {
                 <div class="share-bar" data-testid="share-bar">
                     <label for="share-link">{ "Link to this playground (copied):" }</label>
                     <input id="share-link" type="text" readonly=true data-testid="share-link" value={link.clone()}

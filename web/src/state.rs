@@ -67,6 +67,9 @@ pub struct State {
     engine: Rc<RefCell<Playground>>,
     /// Bumped on every change of the document, so that views can tell.
     pub revision: u64,
+    /// Bumped when another document is loaded: what was made for the one
+    /// before (a share link) is not for this one.
+    pub loaded: u64,
     /// The file in the editor.
     pub open_file: Option<String>,
     /// The lookup whose explanation is shown.
@@ -93,6 +96,7 @@ impl PartialEq for State {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.engine, &other.engine)
             && self.revision == other.revision
+            && self.loaded == other.loaded
             && self.open_file == other.open_file
             && self.selected == other.selected
             && self.facts_text == other.facts_text
@@ -157,6 +161,7 @@ impl State {
                 Document::from_yaml("files: {}").expect("an empty document reads"),
             ))),
             revision: 0,
+            loaded: 0,
             open_file: None,
             selected: None,
             results: Rc::default(),
@@ -193,6 +198,7 @@ impl State {
     }
 
     fn load(&mut self, doc: Document) {
+        self.loaded += 1;
         self.facts_text = facts_to_text(&doc.facts).into();
         self.facts_error = None;
         self.open_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
