@@ -1,6 +1,7 @@
 //! Puppet's Hiera 5 lookup, re-implemented over an in-memory filesystem.
 //!
-//! The engine is a pipeline, and its modules follow it: [`fs`] holds the
+//! The engine is a pipeline, and its modules follow it: [`settings`] says
+//! which Puppet is reproduced and what its `puppet.conf` sets, [`fs`] holds the
 //! files, [`yaml`] and [`data`] load them, [`config`] reads hiera.yaml,
 //! [`lookup`] expands the hierarchy and finds values, [`interpolate`] reads
 //! `%{...}`, [`merge`] merges, [`lookup_options`] and [`convert`] apply the

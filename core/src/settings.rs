@@ -46,7 +46,7 @@ impl Puppet {
     pub fn release(self) -> &'static str {
         match self {
             Puppet::V7 => "Puppet 7.23",
-            Puppet::V8 => "OpenVox 8.28.1",
+            Puppet::V8 => "Puppet 8 (OpenVox 8.28.1)",
         }
     }
 

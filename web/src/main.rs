@@ -496,6 +496,7 @@ fn app(props: &AppProps) -> Html {
     let lookups = doc.lookups.clone();
     let node = doc.node.clone().unwrap_or_default();
     let environment = doc.environment.clone();
+    let puppet = doc.puppet;
     let description = doc.description.clone();
     drop(doc);
     let keys = state.engine().data_keys();
@@ -531,7 +532,7 @@ fn app(props: &AppProps) -> Html {
                     <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} readonly={*readonly}
                         language={components::editor::language_of(&path)} />
                 }
-                <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys}
+                <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {puppet} {keys}
                     dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
                 if let Some(link) = embed_link {
                     <a class="open-in-playground" data-testid="open-in-playground" href={link.to_string()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
@@ -584,7 +585,7 @@ fn app(props: &AppProps) -> Html {
             <main class="workspace">
                 <aside class="pane sidebar">
                     <FileTree paths={paths} open={state.open_file.clone()} environment={AttrValue::from(environment.clone())} dispatch={dispatch.clone()} />
-                    <NodePanel node={AttrValue::from(node)} environment={AttrValue::from(environment)} facts={state.facts_text.clone()}
+                    <NodePanel puppet={puppet} node={AttrValue::from(node)} environment={AttrValue::from(environment)} facts={state.facts_text.clone()}
                         facts_error={state.facts_error.clone()} dispatch={dispatch.clone()} />
                 </aside>
                 <section class="pane editor-pane" aria-label="Editor">
@@ -598,7 +599,7 @@ fn app(props: &AppProps) -> Html {
                     }
                 </section>
                 <section class="pane results">
-                    <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {keys} dispatch={dispatch.clone()} />
+                    <Lookups lookups={lookups} results={state.results.clone()} selected={state.selected} format={state.format} {puppet} {keys} dispatch={dispatch.clone()} />
                     <div class="tabs" role="tablist">
                         { tab_button(Tab::Why, "Why", "tab-why") }
                         { tab_button(Tab::Explain, "Explain", "tab-explain") }

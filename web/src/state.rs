@@ -130,6 +130,8 @@ pub enum Action {
     SetNode(String),
     /// The environment changed.
     SetEnvironment(String),
+    /// Answer as this Puppet does.
+    SetPuppet(hiera_core::Puppet),
     /// A lookup changed.
     UpdateLookup(usize, CaseLookup),
     /// A new lookup at the end.
@@ -282,7 +284,7 @@ impl State {
     fn evaluate(&mut self) {
         self.revision += 1;
         let engine = self.engine.borrow();
-        let results = engine.document().lookups.iter().map(|l| Shown(Rc::new(engine.evaluate(l, true)))).collect();
+        let results = engine.document().lookups.iter().map(|l| Shown(Rc::new(engine.evaluate_in_both(l)))).collect();
         self.results = Rc::new(results);
     }
 
@@ -384,6 +386,7 @@ impl Reducible for State {
                 let env = if env.is_empty() { "production" } else { env }.to_string();
                 s.with_engine(|e| e.set_environment(&env));
             }
+            Action::SetPuppet(puppet) => s.with_engine(|e| e.set_puppet(puppet)),
             Action::UpdateLookup(i, lookup) => s.with_engine(|e| {
                 let mut lookups = e.document().lookups.clone();
                 if let Some(l) = lookups.get_mut(i) {

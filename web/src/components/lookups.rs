@@ -2,9 +2,9 @@
 //! and its result, live. A row is selected with a click or the keyboard.
 
 use hiera_core::case::CaseLookup;
-use hiera_core::playground::{Evaluation, Outcome};
+use hiera_core::playground::Outcome;
 use hiera_core::value::Hash;
-use hiera_core::Value;
+use hiera_core::{Puppet, Value};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -22,6 +22,8 @@ pub struct LookupsProps {
     pub selected: Option<usize>,
     /// How values are shown.
     pub format: Format,
+    /// The Puppet whose answers are shown.
+    pub puppet: Puppet,
     /// Keys for completion.
     pub keys: std::rc::Rc<Vec<String>>,
     /// Where actions go.
@@ -236,7 +238,10 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
                     <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
                 </div>
             }
-            { result_view(result, props.format) }
+            { result.map(|r| outcome_view(&r.outcome, props.format, "lookup")).unwrap_or_default() }
+            if let Some(other) = result.and_then(|r| r.other_puppet.as_ref()) {
+                { other_puppet_view(other, props) }
+            }
             if let Some(r) = result.filter(|r| !r.warnings.is_empty()) {
                 <ul class="row-warnings">
                     { for r.warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
@@ -246,20 +251,35 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
     }
 }
 
-fn result_view(result: Option<&Evaluation>, format: Format) -> Html {
-    match result.map(|r| &r.outcome) {
-        Some(Outcome::Found(r)) => {
+/// A value or an error; its hooks are `{testid}-value` and `{testid}-error`.
+fn outcome_view(outcome: &Outcome, format: Format, testid: &str) -> Html {
+    match outcome {
+        Outcome::Found(r) => {
             let text = match format {
                 Format::Yaml => r.yaml.trim_start_matches("--- ").trim_start_matches("---\n").trim_end().to_string(),
                 Format::Json => r.value.to_json_pretty().unwrap_or_else(|_| r.json.clone()),
                 Format::Puppet => r.puppet.clone(),
             };
-            html! { <pre class="value" data-testid="lookup-value">{ text }</pre> }
+            html! { <pre class="value" data-testid={format!("{testid}-value")}>{ text }</pre> }
         }
-        Some(Outcome::Failed { message, not_found, .. }) => {
-            html! { <p class={classes!("lookup-error", not_found.then_some("not-found"))} data-testid="lookup-error">{ message }</p> }
+        Outcome::Failed { message, not_found, .. } => {
+            html! { <p class={classes!("lookup-error", not_found.then_some("not-found"))} data-testid={format!("{testid}-error")}>{ message }</p> }
         }
-        None => html! {},
+    }
+}
+
+/// What the other Puppet answers, folded, with the switch to it.
+fn other_puppet_view(other: &Outcome, props: &LookupsProps) -> Html {
+    let puppet = props.puppet.other();
+    let switch = props.dispatch.reform(move |_: MouseEvent| Action::SetPuppet(puppet));
+    html! {
+        <details class="other-puppet" data-testid="other-puppet">
+            <summary>{ format!("{} answers otherwise", puppet.release()) }</summary>
+            { outcome_view(other, props.format, "other-puppet") }
+            if !props.readonly {
+                <button type="button" data-testid="switch-puppet" onclick={switch}>{ format!("Answer as {}", puppet.release()) }</button>
+            }
+        </details>
     }
 }
 

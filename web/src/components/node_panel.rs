@@ -1,8 +1,10 @@
 //! The node a lookup is made for: its name, its environment and its facts,
-//! with presets for common kinds of node.
+//! with presets for common kinds of node; and the Puppet that answers.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
+
+use hiera_core::Puppet;
 
 use crate::state::Action;
 
@@ -29,6 +31,8 @@ const PRESETS: &[(&str, &str, &str)] = &[
 /// Props of [`NodePanel`].
 #[derive(Properties, PartialEq)]
 pub struct NodePanelProps {
+    /// The Puppet whose answers are shown.
+    pub puppet: Puppet,
     /// The node name as given (empty: from the facts).
     pub node: AttrValue,
     /// The environment.
@@ -52,6 +56,10 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
     let on_facts = props
         .dispatch
         .reform(|e: InputEvent| Action::SetFacts(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    let on_puppet = props.dispatch.reform(|e: Event| {
+        let major = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(8);
+        Action::SetPuppet(Puppet::from_major(major).unwrap_or_default())
+    });
     let on_preset = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -65,6 +73,14 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
     };
     html! {
         <section class="node-panel" aria-label="Node">
+            <label class="field">
+                <span>{ "Puppet" }</span>
+                <select data-testid="puppet-version" onchange={on_puppet}>
+                    { for Puppet::ALL.iter().rev().map(|p| html! {
+                        <option value={p.to_string()} selected={*p == props.puppet}>{ p.release() }</option>
+                    }) }
+                </select>
+            </label>
             <label class="field">
                 <span>{ "Node" }</span>
                 <input type="text" data-testid="node-input" value={props.node.clone()} placeholder="from the clientcert fact, else localhost"
