@@ -224,20 +224,27 @@ pub fn clear_fragment() {
     }
 }
 
-/// Calls `f` when the page is hidden or left (reload, close, another tab);
-/// stops when the returned guard is dropped.
-pub fn on_page_hide(f: impl Fn() + 'static) -> Option<impl Drop> {
-    struct Listener(Closure<dyn FnMut()>);
+/// Calls `f` on each `event` (such as `pagehide`, `hashchange`) of the
+/// window; stops when the returned guard is dropped.
+pub fn on_window(event: &'static str, f: impl Fn() + 'static) -> Option<impl Drop> {
+    struct Listener(&'static str, Closure<dyn FnMut()>);
     impl Drop for Listener {
         fn drop(&mut self) {
             if let Some(w) = web_sys::window() {
-                let _ = w.remove_event_listener_with_callback("pagehide", self.0.as_ref().unchecked_ref());
+                let _ = w.remove_event_listener_with_callback(self.0, self.1.as_ref().unchecked_ref());
             }
         }
     }
     let closure = Closure::<dyn FnMut()>::new(f);
-    web_sys::window()?.add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref()).ok()?;
-    Some(Listener(closure))
+    web_sys::window()?.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).ok()?;
+    Some(Listener(event, closure))
+}
+
+/// Loads the page again, as a fresh tab would.
+pub fn reload() {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().reload();
+    }
 }
 
 /// Installs the service worker (www/sw.js) that keeps the page for offline use.

@@ -278,7 +278,8 @@ fn app(props: &AppProps) -> Html {
         {
             let (latest, working) = (latest.clone(), working.clone());
             use_effect_with((), move |_| {
-                let listener = browser::on_page_hide(move || {
+                // Hidden or left (reload, close, another tab).
+                let listener = browser::on_window("pagehide", move || {
                     if *working.borrow() {
                         browser::save(browser::SAVED_DOCUMENT, &latest.borrow().document().to_yaml());
                     }
@@ -332,6 +333,12 @@ fn app(props: &AppProps) -> Html {
         });
     }
     use_effect_with((*theme).clone(), |t| browser::apply_theme(t));
+    // A link pasted into this tab changes only the fragment: open it as a
+    // fresh tab would (the page changes its own fragment without this event).
+    use_effect_with((), |_| {
+        let listener = browser::on_window("hashchange", browser::reload);
+        move || drop(listener)
+    });
 
     // One callback for the page's life: views that take only it are not drawn again.
     let dispatch = {
