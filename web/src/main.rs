@@ -41,6 +41,9 @@ enum View {
     /// A shared link: its document is shown, and the visitor's own work is
     /// not overwritten until they choose to keep this one.
     Shared,
+    /// An example from the gallery, shown as a shared link is; a folder
+    /// dropped on it opens, still beside the visitor's work.
+    Example,
     /// `?embed`: a compact view for an iframe.
     Embed {
         /// `&readonly`: no editing.
@@ -216,6 +219,9 @@ fn secrets_bar(state: &State, dispatch: &Callback<Action>) -> Html {
     }
 }
 
+/// What the page says when an example replaces the visitor's work on screen.
+const EXAMPLE_SHOWN: &str = "You are looking at an example. Your own work is kept: \"Back to my work\" returns to it, \"Keep this\" makes the example your work.";
+
 /// Links longer than this are refused: chat tools and mail cut them.
 const MAX_SHARE_URL: usize = 32_000;
 
@@ -350,15 +356,22 @@ fn app(props: &AppProps) -> Html {
         move |text: String| dispatch.emit(Action::Notify(Notice { text, error: true }))
     };
     let on_example = {
-        let (dispatch, notify) = (dispatch.clone(), notify.clone());
+        let (dispatch, notify, view) = (dispatch.clone(), notify.clone(), view.clone());
         Callback::from(move |name: String| {
-            let (dispatch, notify) = (dispatch.clone(), notify.clone());
+            let (dispatch, notify, view) = (dispatch.clone(), notify.clone(), view.clone());
             spawn_local(async move {
                 match browser::fetch_text(&format!("examples/{name}"))
                     .await
                     .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
                 {
-                    Ok(doc) => dispatch.emit(Action::Load(doc)),
+                    // The visitor's work stays saved, one click away, as under a shared link.
+                    Ok(doc) => {
+                        if matches!(*view, View::Work) {
+                            view.set(View::Example);
+                        }
+                        dispatch.emit(Action::Load(doc));
+                        dispatch.emit(Action::Notify(Notice { text: EXAMPLE_SHOWN.into(), error: false }));
+                    }
                     Err(e) => notify(format!("Could not open the example {name}: {e}")),
                 }
             });
@@ -409,7 +422,7 @@ fn app(props: &AppProps) -> Html {
                 }
             });
         });
-        hooks::use_drop::use_drop(*view == View::Work, on_drop)
+        hooks::use_drop::use_drop(matches!(*view, View::Work | View::Example), on_drop)
     };
     let on_save = {
         let (state, notify) = (state.clone(), notify.clone());
@@ -574,7 +587,7 @@ fn app(props: &AppProps) -> Html {
                     <button type="button" class="icon" aria-label="Close" onclick={{ let s = share_link.clone(); Callback::from(move |_: MouseEvent| s.set(None)) }}>{ "×" }</button>
                 </div>
             }
-            if *view == View::Shared {
+            if matches!(*view, View::Shared | View::Example) {
                 <div class="shared-bar" data-testid="shared-bar">
                     <button type="button" data-testid="back-to-my-work" onclick={back_to_work}>{ "Back to my work" }</button>
                     <button type="button" data-testid="keep-shared" onclick={keep_shared}>{ "Keep this as my work" }</button>
