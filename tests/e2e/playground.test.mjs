@@ -184,7 +184,7 @@ pageTest("facts, presets, node name and environment change the results", async (
   await page.keyboard.insertText("\nbroken: [");
   const factsError = page.locator("[data-testid=facts-error]");
   await factsError.waitFor();
-  assert.match(await factsError.innerText(), /^Facts, line \d+ column \d+: /);
+  assert.match(await factsError.innerText(), /^Facts: .* at line \d+ column \d+$/);
   assert.equal(await facts.getAttribute("aria-invalid"), "true");
   assert.deepEqual(await rows(page), before);
   // Fixed, the error goes.

@@ -308,10 +308,8 @@ pub fn parse_facts(text: &str) -> Result<Hash, String> {
         Ok(None) => Ok(Hash::default()),
         Ok(Some((Value::Hash(h), _))) => Ok(h),
         Ok(Some(_)) => Err("The facts must be a hash: one `name: value` per line.".into()),
-        Err(e) => Err(match e.at {
-            Some(at) => format!("Facts, line {} column {}: {}", at.line, at.column, e.message),
-            None => format!("Facts: {}", e.message),
-        }),
+        // The message ends with the position.
+        Err(e) => Err(format!("Facts: {}", e.message)),
     }
 }
 

@@ -82,11 +82,22 @@ pub fn lookups(props: &LookupsProps) -> Html {
         })
     };
     let add = props.dispatch.reform(|_: MouseEvent| Action::AddLookup);
+    // A few messages at most: a list is smaller code than a set.
+    let told = std::cell::RefCell::new(Vec::<&str>::new());
     html! {
         <section class="lookups" aria-label="Lookups">
             <KnownKeys keys={props.keys.clone()} />
             <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
-                { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| row(i, l, props)) }
+                { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| {
+                    // A warning about the document (a hierarchy path) is told once, on the first row that meets it.
+                    let fresh: Vec<&str> = props.results.get(i).map_or(Vec::new(), |r| {
+                        let mut told = told.borrow_mut();
+                        let fresh: Vec<&str> = r.warnings.iter().map(|w| w.message.as_str()).filter(|m| !told.contains(m)).collect();
+                        told.extend(&fresh);
+                        fresh
+                    });
+                    row(i, l, props, &fresh)
+                }) }
             </ol>
             if !props.readonly {
                 <button type="button" class="add-lookup" data-testid="add-lookup" onclick={add}>{ "+ Add lookup" }</button>
@@ -106,7 +117,7 @@ fn focus_row(list: &NodeRef, index: usize) {
     }
 }
 
-fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
+fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&str]) -> Html {
     let selected = props.selected == Some(i);
     let update = {
         let (dispatch, lookup) = (props.dispatch.clone(), l.clone());
@@ -242,9 +253,9 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps) -> Html {
             if let Some(other) = result.and_then(|r| r.other_puppet.as_ref()) {
                 { other_puppet_view(other, props) }
             }
-            if let Some(r) = result.filter(|r| !r.warnings.is_empty()) {
+            if let Some(r) = result.filter(|_| !warnings.is_empty()) {
                 <ul class="row-warnings">
-                    { for r.warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                    { for r.warnings.iter().filter(|w| warnings.contains(&w.message.as_str())).map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
                 </ul>
             }
         </li>

@@ -115,7 +115,7 @@ pub fn why(props: &WhyProps) -> Html {
             if count > 0 {
                 <div class="step-controls">
                     <button type="button" onclick={prev} data-testid="step-prev" disabled={at == 0 && stepping}>{ "◀ Back" }</button>
-                    <span data-testid="step-position">{ if stepping { format!("Step {} of {count}", at + 1) } else { format!("{count} places") } }</span>
+                    <span data-testid="step-position">{ if stepping { format!("Step {} of {count}", at + 1) } else { if count == 1 { "1 place".to_string() } else { format!("{count} places") } } }</span>
                     <button type="button" onclick={next} data-testid="step-next">{ "Next ▶" }</button>
                     <button type="button" onclick={play} data-testid="step-play" disabled={*playing}>{ "Play" }</button>
                 </div>
