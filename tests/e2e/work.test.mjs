@@ -36,6 +36,20 @@ test("choosing an example keeps the visitor's work, through a reload and with Ba
   await context.close();
 });
 
+test("Reset over an example replaces the work, as it says", async () => {
+  const { page, errors, answers, context } = await openPage(env.browser, env.server.url);
+  await page.locator("[data-testid=node-input]").fill("mine.example.com");
+  await eventually(() => page.evaluate((k) => localStorage.getItem(k) ?? "", SAVED), (t) => t.includes("mine.example.com"));
+  await page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  await page.locator("[data-testid=shared-bar]").waitFor();
+  answers.push(true);
+  await page.click("[data-testid=reset]");
+  await eventually(() => page.evaluate((k) => localStorage.getItem(k) ?? "", SAVED), (t) => t.includes("A small site"));
+  assert.equal(await page.locator("[data-testid=shared-bar]").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("a share link pasted into a tab that shows the playground opens it", async () => {
   const author = await openPage(env.browser, env.server.url);
   await author.page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");

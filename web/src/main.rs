@@ -442,9 +442,13 @@ fn app(props: &AppProps) -> Html {
         })
     };
     let on_reset = {
-        let dispatch = dispatch.clone();
+        let (dispatch, view) = (dispatch.clone(), view.clone());
         Callback::from(move |_| {
             if browser::confirm("Replace your work with the welcome example?") {
+                // It becomes the work, whatever was on show.
+                browser::clear_fragment();
+                view.set(View::Work);
+                dispatch.emit(Action::Dismiss);
                 dispatch.emit(Action::Load(welcome()));
             }
         })
