@@ -8,8 +8,8 @@ import path from "node:path";
 
 /** Minifies what `html` (the text of `dir`'s index.html) loads; returns `html` with new hashes. */
 export async function minify(dir, html) {
-  const linked = /href="\/([^"]+\.(js|css))"([^>]*?) integrity="([^"]+)"/g;
-  for (const [whole, name, kind, , integrity] of [...html.matchAll(linked)]) {
+  const linked = /href="\/([^"]+\.(js|css))"[^>]*? integrity="([^"]+)"/g;
+  for (const [whole, name, kind, integrity] of [...html.matchAll(linked)]) {
     const file = path.join(dir, name);
     const { code } = await transform(await readFile(file, "utf8"), { loader: kind, minify: true, target: "es2020" });
     await writeFile(file, code);

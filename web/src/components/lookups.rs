@@ -3,6 +3,7 @@
 
 use hiera_core::case::CaseLookup;
 use hiera_core::playground::Outcome;
+use hiera_core::steps::Warning;
 use hiera_core::value::Hash;
 use hiera_core::{Puppet, Value};
 use wasm_bindgen::JsCast;
@@ -90,10 +91,10 @@ pub fn lookups(props: &LookupsProps) -> Html {
             <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
                 { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| {
                     // A warning about the document (a hierarchy path) is told once, on the first row that meets it.
-                    let fresh: Vec<&str> = props.results.get(i).map_or(Vec::new(), |r| {
+                    let fresh: Vec<&Warning> = props.results.get(i).map_or(Vec::new(), |r| {
                         let mut told = told.borrow_mut();
-                        let fresh: Vec<&str> = r.warnings.iter().map(|w| w.message.as_str()).filter(|m| !told.contains(m)).collect();
-                        told.extend(&fresh);
+                        let fresh: Vec<&Warning> = r.warnings.iter().filter(|w| !told.contains(&w.message.as_str())).collect();
+                        told.extend(fresh.iter().map(|w| w.message.as_str()));
                         fresh
                     });
                     row(i, l, props, &fresh)
@@ -117,7 +118,7 @@ fn focus_row(list: &NodeRef, index: usize) {
     }
 }
 
-fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&str]) -> Html {
+fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) -> Html {
     let selected = props.selected == Some(i);
     let update = {
         let (dispatch, lookup) = (props.dispatch.clone(), l.clone());
@@ -253,9 +254,9 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&str]) -> Htm
             if let Some(other) = result.and_then(|r| r.other_puppet.as_ref()) {
                 { other_puppet_view(other, props) }
             }
-            if let Some(r) = result.filter(|_| !warnings.is_empty()) {
+            if !warnings.is_empty() {
                 <ul class="row-warnings">
-                    { for r.warnings.iter().filter(|w| warnings.contains(&w.message.as_str())).map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                    { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
                 </ul>
             }
         </li>

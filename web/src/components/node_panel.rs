@@ -57,7 +57,7 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
         .dispatch
         .reform(|e: InputEvent| Action::SetFacts(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     let on_puppet = props.dispatch.reform(|e: Event| {
-        let major = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(8);
+        let major = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or_default();
         Action::SetPuppet(Puppet::from_major(major).unwrap_or_default())
     });
     let on_preset = {
