@@ -1,7 +1,7 @@
 //! Loads YAML the way Ruby's Psych `safe_load` does, as Puppet calls it.
 //!
-//! The event parser (yaml-rust2) gives structure, styles, tags and positions;
-//! this module applies Psych's YAML 1.1 scalar resolution on top (`yes` is
+//! libyaml, the parser Psych is built on, gives structure, styles, tags,
+//! positions and syntax errors (`libyaml`); this module applies Psych's YAML 1.1 scalar resolution on top (`yes` is
 //! true, `0755` is 493, `1,000` is 1000, `1e3` is a string), its merge keys,
 //! and its safe-load refusals (dates and times), and keeps the line and
 //! column of every value.
@@ -9,20 +9,14 @@
 use crate::data::Entry;
 use crate::value::{Hash, Value};
 use indexmap::IndexMap;
-use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use libyaml::{Event, Style};
+use rustc_hash::FxHashMap as HashMap;
 
-mod anchors;
 // The fast path for block-style text. The page leaves it out (its first
 // download has a size budget, and the event parser reads everything).
 #[cfg(feature = "fast-yaml")]
 mod block;
-mod errors;
-mod mend;
-mod tabs;
-mod text;
-
-use text::Text;
+mod libyaml;
 
 /// The position of a value in its file (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -239,223 +233,20 @@ fn read_document(text: &str, pieces: usize, spans: bool) -> Result<Document, Yam
 /// `yaml` fuzz target check.
 #[allow(clippy::type_complexity)]
 pub fn load_with_event_parser(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    // libyaml counts a byte order mark as a column of indentation, so the
-    // first block ends with the first line that is not indented; Psych then
-    // returns only that first document. A space does the same here.
-    let with_space;
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => {
-            with_space = format!(" {rest}");
-            with_space.as_str()
-        }
-        None => text,
+    let mut loader = Loader {
+        parser: libyaml::Parser::new(text),
+        anchors: HashMap::default(),
+        nodes: 0,
+        depth: 0,
+        surprises: Vec::new(),
+        deferred: None,
     };
-    // Anchor and alias names end where libyaml ends them; a name libyaml
-    // refuses is the error, unless reading meets a syntax error before it
-    // (Psych's own errors, "Unknown alias", come after any of libyaml's).
-    let names = anchors::as_libyaml(text);
-    let read = read_mended(names.text.as_deref().unwrap_or(text), names.shifts);
-    let before = |e: &YamlError, r: &YamlError| {
-        e.names_file && e.at.zip(r.at).is_some_and(|(e, r)| (e.line, e.column) < (r.line, r.column))
-    };
-    match (names.refused, read) {
-        (Some(refused), Err(e)) if before(&e, &refused) => Err(e),
-        (Some(refused), _) => Err(refused),
-        (None, read) => read,
+    let read = loader.document()?;
+    match loader.deferred {
+        Some(e) => Err(e),
+        None => Ok(read),
     }
 }
-
-/// Reads `text` with the event parser, reading it again as libyaml would
-/// where yaml-rust2 refuses it; `shifts` places positions back in the text
-/// before it was changed.
-fn read_mended(text: &str, shifts: Vec<mend::Shift>) -> Result<Reading, YamlError> {
-    // yaml-rust2 refuses what libyaml reads as blank: a tab after a colon
-    // ("key:\tvalue"), a comment right after a token ("value"# note). When
-    // it stops at one, the text is read again with spaces for it, which
-    // leaves every position where it was: the first time for all the tabs
-    // after a colon outside quotes and block scalars, then for each such
-    // thing it stops at, a few times at most, since each reading starts over.
-    // A quoted scalar or a flow collection over lines indented no more than
-    // the block collection around it is read again with them indented
-    // more, and what follows on those lines is placed back where it was. A
-    // flow collection's extent is found from its brackets, so the reading
-    // must find each line reindented for one inside one, or the text is
-    // refused as it first was. With each flow collection mended, those
-    // further on that open where a key or a `-` puts them are mended too, so
-    // that a file written in that style is read twice rather than once for
-    // each; if that misjudged a line, the text is read again from before the
-    // first such look ahead, mending one collection at a time.
-    let mut blanked: Option<String> = None;
-    let mut spaced = false;
-    let mut shifts = shifts;
-    let mut flow_lines: Vec<u32> = Vec::new();
-    let mut refused = None;
-    let mut ahead = true;
-    let mut undo: Option<Undo> = None;
-    let mut unknown_alias = None;
-    let original = text;
-    for _ in 0..MAX_REREADS {
-        let text = blanked.as_deref().unwrap_or(original);
-        let mut loader = Loader {
-            parser: Parser::new_from_str(text).keep_tags(true),
-            text: Text::new(text),
-            anchors: IndexMap::new(),
-            nodes: 0,
-            depth: 0,
-            open: Vec::new(),
-            surprises: Vec::new(),
-            blank: None,
-            short_lines: None,
-            unknown_alias: None,
-            flows: Vec::new(),
-            marks: text.contains('\t').then(Vec::new),
-            stopped_at: None,
-        };
-        let read = loader.document();
-        if let Some(marks) = &loader.marks {
-            if let Some(e) = tabs::misplaced(&loader.text, marks, loader.stopped_at) {
-                return placed_back(Err(e), &shifts);
-            }
-        }
-        match (read, loader.blank, loader.short_lines) {
-            (Err(e), _, Some(short)) => {
-                let mut mend = vec![short];
-                if mend[0].flow {
-                    refused.get_or_insert_with(|| placed_back(Err(e.clone()), &shifts));
-                    if ahead {
-                        mend.extend(mend::later_flows(text, &mend[0]));
-                        if mend.len() > 1 && undo.is_none() {
-                            undo = Some(Undo {
-                                text: blanked.clone(),
-                                shifts: shifts.len(),
-                                flow_lines: flow_lines.len(),
-                                first: mend[0].clone(),
-                            });
-                        }
-                    }
-                }
-                match reindent(text, &mend, &mut shifts, &mut flow_lines) {
-                    Some(again) => blanked = Some(again),
-                    None => return placed_back(Err(e), &shifts),
-                }
-            }
-            (Err(_), Some(mend::Blank { range, tab_after_colon }), None) => {
-                let mut again = if tab_after_colon && !std::mem::replace(&mut spaced, true) {
-                    mend::spaced_colons(text)
-                } else {
-                    text.to_string()
-                };
-                let spaces = " ".repeat(again[range.clone()].chars().count());
-                again.replace_range(range, &spaces);
-                blanked = Some(again);
-            }
-            (Err(e), None, None) if loader.unknown_alias.is_some() => {
-                unknown_alias.get_or_insert_with(|| placed_back(Err(e), &shifts));
-                blanked = loader.unknown_alias;
-            }
-            (read, _, _) => {
-                // Each line reindented for a flow collection that the parser
-                // read must be in one, closed or still open where it stopped.
-                let stop = loader.stopped_at.map_or(u32::MAX, |at| at.line);
-                let open = loader.open.iter().find(|o| o.flow).map(|o| (o.at.line, u32::MAX));
-                // The outermost collections read are in the text's order.
-                let within = |flows: &[(u32, u32)], line: u32| {
-                    let i = flows.partition_point(|&(from, _)| from < line);
-                    i > 0 && line <= flows[i - 1].1
-                };
-                let inside = |&line: &u32| {
-                    line > stop || within(&loader.flows, line) || open.is_some_and(|(from, _)| from < line)
-                };
-                let misjudged = !flow_lines.iter().all(inside);
-                if let Some(undo) = undo.take().filter(|_| misjudged) {
-                    ahead = false;
-                    shifts.truncate(undo.shifts);
-                    flow_lines.truncate(undo.flow_lines);
-                    let before = undo.text.as_deref().unwrap_or(original);
-                    match reindent(before, &[undo.first], &mut shifts, &mut flow_lines) {
-                        Some(again) => {
-                            blanked = Some(again);
-                            continue;
-                        }
-                        None => return refused.unwrap_or_else(|| placed_back(read, &shifts)),
-                    }
-                }
-                return match (refused, unknown_alias) {
-                    (Some(refused), _) if misjudged => refused,
-                    (_, Some(alias)) if read.is_ok() => alias,
-                    _ => placed_back(read, &shifts),
-                };
-            }
-        }
-    }
-    unknown_alias.unwrap_or_else(|| {
-        let message = format!("more than {MAX_REREADS} places to read again as libyaml reads them");
-        Err(YamlError { message, at: None, names_file: true })
-    })
-}
-
-/// Where to go back to when mending flow collections ahead misjudged a line.
-struct Undo {
-    /// The text before, if it was not the original.
-    text: Option<String>,
-    shifts: usize,
-    flow_lines: usize,
-    /// The collection the parser stopped in, to mend alone.
-    first: mend::ShortLines,
-}
-
-/// `text` with the lines of `shorts` reindented, their shifts noted in
-/// `shifts` and, for flow collections', their numbers in `flow_lines`; None
-/// if no line needed it.
-fn reindent(
-    text: &str,
-    shorts: &[mend::ShortLines],
-    shifts: &mut Vec<mend::Shift>,
-    flow_lines: &mut Vec<u32>,
-) -> Option<String> {
-    let (again, lines) = mend::reindented(text, shorts);
-    if lines.is_empty() {
-        return None;
-    }
-    if shorts.iter().any(|s| s.flow) {
-        flow_lines.extend(lines.iter().map(|s| s.line));
-    }
-    shifts.extend(lines);
-    Some(again)
-}
-
-/// `read` placed in the text before its lines `shifts` name were
-/// reindented (see [`mend::reindented`]).
-fn placed_back(read: Result<Reading, YamlError>, shifts: &[mend::Shift]) -> Result<Reading, YamlError> {
-    if shifts.is_empty() {
-        return read;
-    }
-    let shifts = mend::by_line(shifts);
-    let back = |at| mend::shifted_back(at, &shifts);
-    match read {
-        Ok((root, mut surprises)) => {
-            for s in &mut surprises {
-                s.at = back(s.at);
-            }
-            let root = root.map(|(value, spans)| (value, Spans(spans.0.into_iter().map(back).collect())));
-            Ok((root, surprises))
-        }
-        Err(YamlError { message, at: Some(at), names_file }) => {
-            // libyaml's messages end with the position, as `errors::error`
-            // writes it; Psych's own ("Unknown alias") have none.
-            let error = match message.strip_suffix(&errors::error("", at).message) {
-                Some(problem) => errors::error(problem, back(at)),
-                None => YamlError { message, at: Some(back(at)), names_file },
-            };
-            Err(YamlError { names_file, ..error })
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// How many times [`load_with_event_parser`] reads a text again with spaces
-/// for what yaml-rust2 refuses and libyaml reads as blank.
-const MAX_REREADS: usize = 32;
 
 /// How deeply collections may nest before loading stops with an error.
 pub const MAX_DEPTH: usize = 100;
@@ -463,52 +254,34 @@ pub const MAX_DEPTH: usize = 100;
 /// A document's root with its spans, if it has one, and the surprises met.
 type Reading = (Option<(Value, Spans)>, Vec<Surprise>);
 
+/// Builds Psych's value out of libyaml's events. Psych parses the whole first
+/// document before it makes Ruby values of it, so a syntax error anywhere in
+/// it wins over a value Psych would refuse (an unknown alias, a `!ruby/...`
+/// tag), which is kept in `deferred` until the document has been read.
 struct Loader<'a> {
-    parser: Parser<std::str::Chars<'a>>,
-    text: Text<'a>,
-    anchors: IndexMap<usize, (Value, Tree)>,
+    parser: libyaml::Parser<'a>,
+    anchors: HashMap<String, (Value, Tree)>,
     nodes: usize,
     depth: usize,
-    /// The collections being read, outermost first.
-    open: Vec<errors::Open>,
     surprises: Vec<Surprise>,
-    /// What the parser stopped at that libyaml reads as blank.
-    blank: Option<mend::Blank>,
-    /// A quoted scalar or flow collection the parser refused for its
-    /// lines' indentation, which libyaml reads.
-    short_lines: Option<mend::ShortLines>,
-    /// The text with a string for the alias to no anchor the parser stopped
-    /// at, to read on (see [`mend::unknown_alias`]).
-    unknown_alias: Option<String>,
-    /// Each outermost flow collection read: the lines of its brackets.
-    flows: Vec<(u32, u32)>,
-    /// What was read where, kept when the text has a tab to judge.
-    marks: Option<Vec<tabs::Mark>>,
-    /// Where Psych stops reading: where the parser found the text wrong, if
-    /// it did, or else where the first document ends.
-    stopped_at: Option<Position>,
+    /// The first value Psych would refuse, in the order Psych makes them.
+    deferred: Option<YamlError>,
 }
 
 impl Loader<'_> {
     /// The first document's root, with its spans, and the surprises met.
     fn document(&mut self) -> Result<Reading, YamlError> {
-        if let Some(e) = errors::unknown_directive(&self.text) {
-            self.stopped_at = e.at;
-            return Err(e);
-        }
         loop {
             let (event, at) = self.next()?;
             match event {
-                Event::StreamStart | Event::DocumentStart | Event::Nothing => continue,
+                Event::StreamStart | Event::DocumentStart => continue,
                 Event::StreamEnd | Event::DocumentEnd => return Ok((None, std::mem::take(&mut self.surprises))),
                 event => {
                     let (value, tree) = self.node(event, at)?;
                     // Psych returns the first document at its end, which libyaml
                     // sees only when it reads the token after the root node: a
                     // failure there ("key\nkey: value") is the document's.
-                    let (_, end) = self.next()?;
-                    // Psych reads nothing after it, tabs included.
-                    self.stopped_at.get_or_insert(end);
+                    self.next()?;
                     let mut positions = Vec::new();
                     tree.flatten(&value, &mut positions);
                     return Ok((Some((value, Spans(positions))), std::mem::take(&mut self.surprises)));
@@ -518,55 +291,29 @@ impl Loader<'_> {
     }
 
     fn next(&mut self) -> Result<(Event, Position), YamlError> {
-        let (event, mark) = match self.parser.next_token() {
-            Ok(t) => t,
+        match self.parser.next() {
+            Ok((event, mark)) => Ok((event, position(mark))),
+            // Psych's message: the problem, the context, and the context's place.
             Err(e) => {
-                self.blank = mend::read_as_blank(&e, &self.text);
-                self.unknown_alias = mend::unknown_alias(&e, &self.text);
-                self.short_lines = mend::quoted_over_short_lines(&e, &self.text)
-                    .or_else(|| mend::flow_over_short_lines(&e, &self.text, &self.open));
-                self.stopped_at = Some(position(e.marker()));
-                return Err(errors::psych_error(&e, &self.text, &self.open));
-            }
-        };
-        Ok((event, position(&mark)))
-    }
-
-    /// Starts a collection at `at`.
-    fn begin(&mut self, at: Position) -> Result<(), YamlError> {
-        let bracket = matches!(self.text.char_at(at), Some('[' | '{'));
-        let flow = bracket || self.open.last().is_some_and(|o| o.flow);
-        self.open.push(errors::Open { at, flow, bracket });
-        if bracket {
-            self.mark(at, tabs::Kind::FlowOpen);
-        }
-        self.enter(at)
-    }
-
-    /// Ends the innermost collection, which ends at `end`.
-    fn close(&mut self, end: Position) {
-        if let Some(open) = self.open.pop() {
-            if open.bracket {
-                self.mark(end, tabs::Kind::FlowClose);
-                if !self.open.iter().any(|o| o.flow) {
-                    self.flows.push((open.at.line, self.text.closing_line(end)));
-                }
+                let at = position(e.context_mark);
+                let problem = match e.context {
+                    Some(context) => format!("{} {context}", e.problem),
+                    None => e.problem,
+                };
+                Err(YamlError {
+                    message: format!("{problem} at line {} column {}", at.line, at.column),
+                    at: Some(at),
+                    names_file: true,
+                })
             }
         }
-        self.depth -= 1;
     }
 
-    /// The column (0-based) where the innermost block collection's entries
-    /// start, -1 outside any: libyaml's `indent`.
-    fn block_indent(&self) -> i64 {
-        self.open.last().filter(|o| !o.flow).map_or(-1, |o| i64::from(o.at.column) - 1)
-    }
-
-    /// Notes what was read at `at`, when the text has tabs to judge.
-    fn mark(&mut self, at: Position, kind: tabs::Kind) {
-        if let Some(marks) = &mut self.marks {
-            marks.push(tabs::Mark { at, kind });
-        }
+    /// Keeps the first error Psych would raise once the document is read.
+    fn defer(&mut self, e: YamlError) -> (Value, Tree) {
+        let at = e.at.unwrap_or_default();
+        self.deferred.get_or_insert(e);
+        (Value::Undef, Tree { at, children: Vec::new() })
     }
 
     fn count(&mut self, n: usize, at: Position) -> Result<(), YamlError> {
@@ -584,78 +331,51 @@ impl Loader<'_> {
     fn node(&mut self, event: Event, at: Position) -> Result<(Value, Tree), YamlError> {
         self.count(1, at)?;
         let (value, tree, anchor) = match event {
-            Event::Scalar(text, style, anchor, tag) => {
-                let plain = matches!(style, TScalarStyle::Plain) && tag.is_none();
-                // libyaml starts a block scalar at `|` and `>`, which a flow
-                // collection may not hold; yaml-rust2 reads a plain word.
-                let in_flow = self.open.last().is_some_and(|o| o.flow);
-                if in_flow && matches!(style, TScalarStyle::Plain) && text.starts_with(['|', '>']) {
-                    self.stopped_at = Some(at);
-                    return Err(errors::error(errors::CANNOT_START, at));
-                }
-                if self.marks.is_some() {
-                    let kind = match style {
-                        TScalarStyle::Plain => tabs::Kind::Plain { indent: self.block_indent() },
-                        TScalarStyle::Literal | TScalarStyle::Folded => {
-                            tabs::Kind::Block { indent: self.block_indent() }
-                        }
-                        _ => tabs::Kind::Quoted,
-                    };
-                    self.mark(at, kind);
-                }
-                let blank = matches!(style, TScalarStyle::Literal | TScalarStyle::Folded)
-                    && text.bytes().all(|b| b == b'\n')
-                    && !text.is_empty();
-                let text = match blank.then(|| self.text.empty_block_scalar(at)).flatten() {
-                    Some(libyaml) => libyaml,
-                    None => text,
+            Event::Scalar { value: text, style, anchor, tag } => {
+                let plain = style == Style::Plain && tag.is_none();
+                let value = match scalar(text.clone(), style, tag.as_deref(), at) {
+                    Ok(value) => value,
+                    Err(e) => self.defer(e).0,
                 };
-                let value = scalar(text.clone(), style, tag.as_ref(), at)?;
                 if let Some(reading) = plain.then(|| surprising(&text, &value)).flatten() {
                     self.surprises.push(Surprise { at, text, reading });
                 }
                 (value, Tree { at, children: Vec::new() }, anchor)
             }
-            Event::Alias(id) => {
-                self.mark(at, tabs::Kind::Other);
-                let (value, tree) = self.anchors.get(&id).cloned().ok_or_else(|| YamlError {
-                    message: "found undefined alias".into(),
-                    at: Some(at),
-                    names_file: true,
-                })?;
+            Event::Alias(name) => {
+                let Some((value, tree)) = self.anchors.get(&name).cloned() else {
+                    // Psych's own error: it names neither the file nor a place.
+                    let message = format!("Unknown alias: {name}");
+                    return Ok(self.defer(YamlError { message, at: Some(at), names_file: false }));
+                };
                 self.count(size_of(&value), at)?;
                 return Ok((value, tree));
             }
-            Event::SequenceStart(anchor, _) => {
-                self.begin(at)?;
-                if let Some(open) = self.open.last_mut().filter(|o| !o.flow) {
-                    // yaml-rust2 places a sequence without indentation at its
-                    // first item, libyaml at its first `-`.
-                    open.at = self.text.dash_before(at);
-                }
+            Event::SequenceStart { anchor } => {
+                self.enter(at)?;
                 let mut items = Vec::new();
                 let mut children = Vec::new();
-                let end = loop {
+                loop {
                     let (event, at) = self.next()?;
                     if let Event::SequenceEnd = event {
-                        break at;
+                        break;
                     }
                     let (v, s) = self.node(event, at)?;
                     items.push(v);
                     children.push(s);
-                };
-                self.close(end);
+                }
+                self.depth -= 1;
                 (Value::Array(items.into()), Tree { at, children }, anchor)
             }
-            Event::MappingStart(anchor, _) => {
-                self.begin(at)?;
-                let (hash, children, end) = self.mapping()?;
-                self.close(end);
+            Event::MappingStart { anchor } => {
+                self.enter(at)?;
+                let (hash, children) = self.mapping()?;
+                self.depth -= 1;
                 (Value::Hash(hash), Tree { at, children }, anchor)
             }
             _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), names_file: true }),
         };
-        if anchor > 0 {
+        if let Some(anchor) = anchor {
             self.anchors.insert(anchor, (value.clone(), tree.clone()));
         }
         Ok((value, tree))
@@ -673,48 +393,20 @@ impl Loader<'_> {
         Ok(())
     }
 
-    /// A mapping's entries, with Psych's `<<` merge keys applied in place,
-    /// and where it ends.
-    fn mapping(&mut self) -> Result<(Hash, Vec<Tree>, Position), YamlError> {
+    /// A mapping's entries, with Psych's `<<` merge keys applied in place.
+    fn mapping(&mut self) -> Result<(Hash, Vec<Tree>), YamlError> {
         let mut entries: IndexMap<Value, (Value, Tree)> = IndexMap::new();
-        let this = self.open.len() - 1;
-        let block = !self.open[this].flow;
-        let mut first = true;
-        let end = loop {
+        loop {
             let (event, at) = self.next()?;
             if let Event::MappingEnd = event {
-                break at;
+                break;
             }
-            if block && std::mem::take(&mut first) {
-                // yaml-rust2 places a block mapping at its first colon, libyaml
-                // (and so Psych's messages) at its first key.
-                self.open[this].at = errors::mapping_start(&self.text, at);
-            }
-            let no_key = matches!(&event, Event::Scalar(t, TScalarStyle::Plain, 0, None) if t.is_empty());
-            if no_key && errors::is_keyless_value(&self.text, at) {
-                self.stopped_at = Some(at);
-                return Err(errors::keyless_value(&self.text, &self.open[this], at));
-            }
-            let flow_key = !block && self.open[this].bracket && matches!(event, Event::Scalar(..));
-            if flow_key && errors::flow_key_over_lines(&self.text, at) {
-                self.stopped_at = Some(at);
-                let problem = "did not find expected ',' or '}' while parsing a flow mapping";
-                return Err(errors::error(problem, self.open[this].at));
-            }
-            let is_merge_key = matches!(&event, Event::Scalar(k, _, _, tag) if k == "<<" && !is_str_tag(tag.as_ref()));
-            // A key is followed by its colon, not by more of a scalar, unless
-            // it is an explicit one (`? key`).
-            let implicit_key =
-                self.marks.is_some() && matches!(event, Event::Scalar(..)) && !errors::is_explicit_key(&self.text, at);
+            let is_merge_key =
+                matches!(&event, Event::Scalar { value, tag, .. } if value == "<<" && !is_str_tag(tag.as_deref()));
             let (key, _) = self.node(event, at)?;
-            if let Some(last) = self.marks.as_mut().and_then(|m| m.last_mut()).filter(|_| implicit_key) {
-                if let tabs::Kind::Plain { .. } = last.kind {
-                    last.kind = tabs::Kind::Other;
-                }
-            }
             let (event, vat) = self.next()?;
-            let value_is_seq = matches!(event, Event::SequenceStart(..));
-            let value_is_map = matches!(event, Event::MappingStart(..) | Event::Alias(_));
+            let value_is_seq = matches!(event, Event::SequenceStart { .. });
+            let value_is_map = matches!(event, Event::MappingStart { .. } | Event::Alias(_));
             let (value, tree) = self.node(event, vat)?;
             if is_merge_key && (value_is_map || value_is_seq) {
                 if let Some(sources) = merge_sources(&value, &tree, value_is_seq) {
@@ -725,14 +417,14 @@ impl Loader<'_> {
                 }
             }
             entries.insert(key, (value, tree));
-        };
+        }
         let mut hash = Hash::with_capacity(entries.len());
         let mut children = Vec::with_capacity(entries.len());
         for (k, (v, s)) in entries {
             hash.insert(k, v);
             children.push(s);
         }
-        Ok((hash, children, end))
+        Ok((hash, children))
     }
 }
 
@@ -768,24 +460,24 @@ fn size_of(value: &Value) -> usize {
     }
 }
 
-fn position(mark: &Marker) -> Position {
-    Position { line: mark.line() as u32, column: mark.col() as u32 + 1 }
+/// A libyaml place as the page shows it: 1-based line and column.
+fn position(mark: libyaml::Mark) -> Position {
+    Position { line: mark.line as u32 + 1, column: mark.column as u32 + 1 }
 }
 
-fn is_str_tag(tag: Option<&Tag>) -> bool {
-    matches!(tag, Some(t) if t.suffix == "str" && (t.handle == "tag:yaml.org,2002:" || t.handle == "!!"))
+fn is_str_tag(tag: Option<&str>) -> bool {
+    matches!(tag, Some("tag:yaml.org,2002:str"))
 }
 
-fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>, at: Position) -> Result<Value, YamlError> {
-    let tag_name = tag.map(|t| match t.handle.as_str() {
-        "!!" | "tag:yaml.org,2002:" => format!("tag:yaml.org,2002:{}", t.suffix),
-        h => format!("{h}{}", t.suffix),
-    });
-    let quoted = !matches!(style, TScalarStyle::Plain);
-    let Some(tag) = tag_name else {
+/// Psych's value of a scalar: strings when quoted or tagged `!!str`, floats
+/// when tagged `!!float`, symbols for `!ruby/sym`, Psych's resolution of a
+/// plain scalar otherwise; other `!ruby/` classes are refused.
+fn scalar(text: String, style: Style, tag: Option<&str>, at: Position) -> Result<Value, YamlError> {
+    let quoted = style != Style::Plain;
+    let Some(tag) = tag else {
         return if quoted { Ok(Value::String(text)) } else { tokenize(text, at) };
     };
-    match tag.as_str() {
+    match tag {
         "tag:yaml.org,2002:str" | "!str" => Ok(Value::String(text)),
         "tag:yaml.org,2002:float" | "!float" => match tokenize(text.clone(), at)? {
             Value::Integer(i) => Ok(Value::Float(i.get() as f64)),
@@ -1277,7 +969,7 @@ mod tests {
         let (value, spans) = load("a:\n  b: [1,\n  2]\n  t: |\t# c\n    k: [x,\n    y]\n").unwrap().unwrap();
         assert_eq!(value.inspect(), r#"{"a"=>{"b"=>[1, 2], "t"=>"k: [x,\ny]\n"}}"#);
         let a = parts(spans.positions(), &value).next().unwrap();
-        assert_eq!(parts(a, value.get("a").unwrap()).map(at).collect::<Vec<_>>()[1], Position { line: 5, column: 5 });
+        assert_eq!(parts(a, value.get("a").unwrap()).map(at).collect::<Vec<_>>()[1], Position { line: 4, column: 6 });
         // What libyaml refuses in a flow collection stays refused.
         for (text, error) in [
             (
@@ -1303,12 +995,12 @@ mod tests {
         // libyaml's names are letters, digits, `-` and `_`: `&a::x k` is the
         // anchor `a` on the key `::x k`, which Psych reads as a symbol.
         let (value, spans) = load("&a::x k: &b::y v\nc: [*a, *b]\n").unwrap().unwrap();
-        let (plain, _) = load("::x k: ::y v\nc: [::x k, ::y v]\n").unwrap().unwrap();
+        let (plain, _) = load("::x k: ::y v\nc:\n- ::x k\n- ::y v\n").unwrap().unwrap();
         assert_eq!(value, plain);
         let columns: Vec<u32> = spans.positions().iter().filter(|p| p.line == 1).map(|p| p.column).collect();
-        // The mapping at its first colon, its first value, and where the
-        // aliases' key and value were read: each past its anchor's space.
-        assert_eq!(columns, [8, 12, 3, 12]);
+        // The mapping at its first key, its first value, and where the
+        // aliases' key and value were read: each at its anchor.
+        assert_eq!(columns, [1, 10, 1, 10]);
         // A lone `\r` ends a line for the scanner, and a byte order mark is
         // read as a space.
         let (value, _) = load("a: 1\rb: &xy::z v\nc\u{e9}: hello\n").unwrap().unwrap();

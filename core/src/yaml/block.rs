@@ -422,9 +422,9 @@ impl<'a> Reader<'a> {
     fn entries(&mut self, indent: usize, top: bool) -> Read<Position> {
         let mut first = None;
         loop {
-            let (key, colon) = self.key()?;
-            // The event parser places a block mapping at its first `:`.
-            let at = *first.get_or_insert_with(|| self.place(colon));
+            // libyaml places a block mapping at its first key.
+            let at = *first.get_or_insert_with(|| self.at());
+            let key = self.key()?;
             if top {
                 self.entry = Entry::START;
             } else {
@@ -448,19 +448,14 @@ impl<'a> Reader<'a> {
     /// A block sequence whose first `-` is at `pos`, in column `indent`.
     fn sequence(&mut self, indent: usize, indentless: bool) -> Read<Value> {
         self.enter()?;
-        let mut at = self.at();
-        let slot = self.positions.len();
+        // libyaml places a sequence at its first `-`.
+        let at = self.at();
         self.note(at);
         let base = self.items.len();
         loop {
             self.pos += 1;
             let dash_end = self.pos;
             self.skip_spaces();
-            if indentless && self.items.len() == base {
-                // The event parser places a sequence that sits at its key's
-                // indentation where its first item starts.
-                at = self.at();
-            }
             let item = match self.byte(self.pos) {
                 None | Some(b'\n' | b'#') if indentless => return Err(GiveUp),
                 None | Some(b'\n' | b'#') => {
@@ -482,7 +477,6 @@ impl<'a> Reader<'a> {
             }
         }
         self.depth -= 1;
-        self.fill(slot, at);
         let items: Vec<Value> = self.items.drain(base..).collect();
         Ok(Value::Array(items.into()))
     }
@@ -528,7 +522,7 @@ impl<'a> Reader<'a> {
         let value = match self.byte(self.pos) {
             Some(b'\'' | b'"') => Value::String(self.quoted()?),
             Some(b'|') => {
-                let (text, at) = self.literal(indent)?;
+                let text = self.literal(indent)?;
                 self.note(at);
                 self.skip_blank()?;
                 let value = Value::String(text);
@@ -550,8 +544,8 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
-    /// A mapping key, and where its `:` is on the current line.
-    fn key(&mut self) -> Read<(Value, usize)> {
+    /// A mapping key, and the `:` after it.
+    fn key(&mut self) -> Read<Value> {
         let start = self.pos;
         self.count()?;
         let key = match self.byte(self.pos) {
@@ -574,9 +568,8 @@ impl<'a> Reader<'a> {
         if self.byte(self.pos) != Some(b':') || !self.blank_at(self.pos + 1) || self.pos - start > 1024 {
             return Err(GiveUp);
         }
-        let colon = self.pos;
         self.pos += 1;
-        Ok((key, colon))
+        Ok(key)
     }
 
     /// Whether a key starts at `pos`: a scalar on this line followed by `: `.
@@ -692,9 +685,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A literal block scalar (`|`, `|-`, `|+`) whose content is indented
-    /// more than `indent`, and where its content starts (where the event
-    /// parser places it); leaves `pos` at the start of the line after it.
-    fn literal(&mut self, indent: usize) -> Read<(String, Position)> {
+    /// more than `indent`; leaves `pos` at the start of the line after it.
+    fn literal(&mut self, indent: usize) -> Read<String> {
         self.pos += 1;
         let chomp = match self.byte(self.pos) {
             Some(c @ (b'-' | b'+')) => {
@@ -714,7 +706,6 @@ impl<'a> Reader<'a> {
         if n <= indent || self.blank_at(first) {
             return Err(GiveUp);
         }
-        let at = self.place(first);
         let mut text = String::new();
         // Line breaks after the last content line, the last line's own included.
         let mut breaks = 0;
@@ -746,7 +737,7 @@ impl<'a> Reader<'a> {
             b'+' => text.extend(std::iter::repeat_n('\n', breaks)),
             _ => text.push('\n'),
         }
-        Ok((text, at))
+        Ok(text)
     }
 }
 
