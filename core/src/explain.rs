@@ -33,6 +33,9 @@ pub struct Origin {
     /// Scalars within the value that YAML 1.1 reads differently than a
     /// reader might expect.
     pub surprises: Vec<crate::yaml::Surprise>,
+    /// The value as the file writes it, when interpolation or decryption
+    /// changed it: `spans` follow its layout, not the found value's.
+    pub raw: Option<Value>,
 }
 
 /// Index of a node in an [`Explanation`].
@@ -110,6 +113,10 @@ pub enum Event {
     LocationNotFound,
     /// The merged result of a merge.
     Result(Value),
+    /// The key was there, but its value could not be used (an interpolation
+    /// or a decryption failed): the error. Puppet's explanation prints
+    /// nothing for it; the lookup fails with the error.
+    Failed(String),
 }
 
 /// One node of the trace.

@@ -589,14 +589,18 @@ impl<'h> Run<'h> {
             return Err(data::not_a_lookup_value(root, function, location.map(|l| l.path.as_str()), value));
         }
         let decrypted = level.is_eyaml() && eyaml::holds_block(value);
+        let raw = value;
         let value = if level.is_eyaml() {
-            self.eyaml_value(value, level, location, root)?
+            self.eyaml_value(value, level, location, root)
         } else if entry.interpolated {
-            self.interpolate(value.clone(), true, None)?
+            self.interpolate(value.clone(), true, None)
         } else {
-            value.clone()
+            Ok(value.clone())
         };
-        let id = self.found(root, &value);
+        let (id, value) = match value {
+            Ok(value) => (self.found(root, &value), Ok(value)),
+            Err(e) => (self.ex.as_mut().map(|ex| ex.set_event(Event::Failed(e.message.clone()))), Err(e)),
+        };
         if let (Some(id), true, Some(ex)) = (id, decrypted, self.ex.as_mut()) {
             ex.node_mut(id).decrypted = true;
         }
@@ -604,9 +608,10 @@ impl<'h> Run<'h> {
             let at = file.value_spans(index);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
             let spans = crate::yaml::Spans::new(at.to_vec());
-            ex.node_mut(id).origin = Some(crate::explain::Origin { file: l.path.clone(), spans, surprises });
+            let raw = value.as_ref().ok().filter(|v| *v != raw).map(|_| raw.clone());
+            ex.node_mut(id).origin = Some(crate::explain::Origin { file: l.path.clone(), spans, surprises, raw });
         }
-        Ok(Some((value, id)))
+        Ok(Some((value?, id)))
     }
 
     fn data_hash(&mut self, level: &LevelProvider, location: Option<&Location>) -> Result<Rc<DataFile>, Error> {

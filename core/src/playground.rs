@@ -305,8 +305,22 @@ impl Playground {
             failed_in_options = !steps.is_empty();
         }
         let options = answer.options.clone();
+        let mut outcome = self.outcome(answer.result);
+        // An interpolation or a decryption that failed names no file: the
+        // place is the value that held it.
+        if let Outcome::Failed { place: place @ None, .. } = &mut outcome {
+            *place = steps.iter().filter(|s| s.error.is_some()).find_map(|s| {
+                let origin = s.origin.as_ref()?;
+                let at = origin.spans.at();
+                Some(Place {
+                    file: self.relative(&origin.file),
+                    line: Some(at.line as usize),
+                    column: Some(at.column as usize),
+                })
+            });
+        }
         Evaluation {
-            outcome: self.outcome(answer.result),
+            outcome,
             explanation: answer.explanation,
             steps,
             options,

@@ -16,6 +16,9 @@ pub enum StepOutcome {
     NotFound,
     /// The file exists but does not have the key.
     NoSuchKey,
+    /// The key is there, but its value could not be used: an interpolation
+    /// or a decryption failed ([`Step::error`] says why).
+    Failed,
 }
 
 impl StepOutcome {
@@ -25,6 +28,7 @@ impl StepOutcome {
             StepOutcome::Found => "found",
             StepOutcome::NotFound => "not-found",
             StepOutcome::NoSuchKey => "no-such-key",
+            StepOutcome::Failed => "failed",
         }
     }
 }
@@ -44,13 +48,16 @@ pub struct Step {
     pub tokens: Vec<Token>,
     /// What happened there.
     pub outcome: StepOutcome,
-    /// The value found there (after interpolation), as the merge left it.
+    /// The value found there, after interpolation (before a merge took
+    /// knocked-out entries out of it).
     pub value: Option<Value>,
-    /// The value as found, when the merge changed it afterwards (Puppet's
-    /// deep merge removes knockout entries from the value it merges in).
-    pub written: Option<Value>,
+    /// Why the value could not be used, when it could not.
+    pub error: Option<String>,
     /// The merged value once this place was merged in, when merging.
     pub merged: Option<Value>,
+    /// What merging this place's value changed in the merged value before
+    /// it (nothing for the first value found).
+    pub changes: Vec<Change>,
     /// Where the value is in its file, and what YAML may have surprised.
     pub origin: Option<crate::explain::Origin>,
     /// Interpolations in the value: what each `%{...}` became.
@@ -66,8 +73,17 @@ pub struct Interpolation {
     pub subject: String,
     /// Its tokens.
     pub tokens: Vec<Token>,
-    /// The keys looked up by `lookup()`/`hiera()`/`alias()` inside it.
-    pub nested: Vec<String>,
+    /// The lookups made by `lookup()`/`hiera()`/`alias()` inside it.
+    pub nested: Vec<Nested>,
+}
+
+/// A lookup made from inside an interpolation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nested {
+    /// The key looked up.
+    pub key: String,
+    /// Its search's steps.
+    pub steps: Vec<Step>,
 }
 
 /// The steps of a lookup's search for data (not of `lookup_options`, nor of
@@ -77,6 +93,16 @@ pub fn merge_steps(ex: &Explanation) -> Vec<Step> {
     for &top in &ex.node(Explanation::ROOT).branches {
         if matches!(ex.node(top).kind, NodeKind::Search { meta: false, .. }) {
             walk(ex, top, "", "", &mut out);
+        }
+    }
+    let prefix = knockout_prefix(ex);
+    let mut before: Option<Value> = None;
+    for step in &mut out {
+        if let (Some(b), Some(found), Some(after)) = (&before, &step.value, &step.merged) {
+            diff(b, found, after, prefix.as_deref(), &mut Vec::new(), &mut step.changes);
+        }
+        if step.merged.is_some() {
+            before = step.merged.clone();
         }
     }
     out
@@ -107,10 +133,13 @@ fn walk(ex: &Explanation, id: NodeId, layer: &str, level: &str, out: &mut Vec<St
         }
         NodeKind::Provider { name, .. } => layer = name.clone(),
         NodeKind::Location { path, original, .. } => {
-            let (outcome, value) = match &node.event {
-                Some(Event::Found { value, .. }) => (StepOutcome::Found, Some(value.clone())),
-                Some(Event::LocationNotFound) => (StepOutcome::NotFound, None),
-                _ => (StepOutcome::NoSuchKey, None),
+            let (outcome, value, error) = match &node.event {
+                Some(Event::Found { value, .. }) => {
+                    (StepOutcome::Found, Some(node.unmerged.as_ref().unwrap_or(value).clone()), None)
+                }
+                Some(Event::LocationNotFound) => (StepOutcome::NotFound, None, None),
+                Some(Event::Failed(e)) => (StepOutcome::Failed, None, Some(e.clone())),
+                _ => (StepOutcome::NoSuchKey, None, None),
             };
             let merged = node.merged.clone().or_else(|| merged_after(ex, id)).or_else(|| value.clone());
             let mut interpolations = Vec::new();
@@ -125,8 +154,9 @@ fn walk(ex: &Explanation, id: NodeId, layer: &str, level: &str, out: &mut Vec<St
                 tokens: node.tokens.clone(),
                 outcome,
                 value,
-                written: node.unmerged.clone(),
+                error,
                 merged: merged.filter(|_| outcome == StepOutcome::Found),
+                changes: Vec::new(),
                 origin: node.origin.clone(),
                 interpolations,
                 decrypted: node.decrypted,
@@ -161,7 +191,11 @@ fn collect_interpolations(ex: &Explanation, id: NodeId, out: &mut Vec<Interpolat
             .branches
             .iter()
             .filter_map(|&b| match &ex.node(b).kind {
-                NodeKind::Search { key, meta: false } => Some(key.clone()),
+                NodeKind::Search { key, meta: false } => {
+                    let mut steps = Vec::new();
+                    walk(ex, b, "", "", &mut steps);
+                    Some(Nested { key: key.clone(), steps })
+                }
                 _ => None,
             })
             .collect();
@@ -174,8 +208,47 @@ fn collect_interpolations(ex: &Explanation, id: NodeId, out: &mut Vec<Interpolat
     }
 }
 
-/// One segment of the path to a leaf: a hash key or an array index.
-pub type Segment = Value;
+/// One segment of the path to a part of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Segment {
+    /// A hash key.
+    Key(Value),
+    /// An array index.
+    Index(usize),
+}
+
+/// A path into a value as a person reads it: `bob.shell`, `[1]`,
+/// `sysctl."net.ipv4.ip_forward"` (keys that are not plain words quoted);
+/// empty for the value itself.
+pub fn path_text(path: &[Segment]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            Segment::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                match k.as_str() {
+                    Some(s) if !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "_:-".contains(c)) => {
+                        out.push_str(s)
+                    }
+                    _ => out.push_str(&k.to_json().unwrap_or_else(|_| k.inspect())),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The part of `value` at `path`, if there is one.
+pub fn value_at<'a>(value: &'a Value, path: &[Segment]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, seg| match (v, seg) {
+        (Value::Hash(h), Segment::Key(k)) => h.get(k),
+        (Value::Array(a), Segment::Index(i)) => a.get(*i),
+        _ => None,
+    })
+}
 
 /// Where one leaf of a result came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,35 +263,41 @@ pub struct LeafSource {
 
 /// For every leaf of `result`, the highest-priority place that holds an
 /// equal leaf at the same place (array elements are matched by value, since
-/// merges move them).
+/// merges move them). A part that an `alias()` or a whole-string `lookup()`
+/// brought points at the key it came from.
 pub fn leaf_sources(steps: &[Step], result: &Value) -> Vec<LeafSource> {
-    let found: Vec<(&Value, &crate::explain::Origin)> =
-        steps.iter().filter_map(|s| Some((s.value.as_ref()?, s.origin.as_ref()?))).collect();
     let mut out = Vec::new();
     let mut path = Vec::new();
     leaves(result, &mut path, &mut |path, leaf| {
-        for (value, origin) in &found {
-            if let Some(at) = locate(value, origin.spans.positions(), path, leaf) {
-                out.push(LeafSource { path: path.to_vec(), file: origin.file.clone(), at });
-                return;
-            }
+        if let Some((file, at)) = source(steps, path, leaf) {
+            out.push(LeafSource { path: path.to_vec(), file, at });
         }
     });
     out
+}
+
+/// The file and position of the first step's part at `path` equal to `leaf`.
+fn source(steps: &[Step], path: &[Segment], leaf: &Value) -> Option<(String, Position)> {
+    steps.iter().find_map(|s| {
+        let (value, origin) = (s.value.as_ref()?, s.origin.as_ref()?);
+        let found = Found { raw: origin.raw.as_ref().unwrap_or(value), value, positions: origin.spans.positions() };
+        let (file, at) = locate(found, path, leaf, &s.interpolations)?;
+        Some((file.unwrap_or_else(|| origin.file.clone()), at))
+    })
 }
 
 fn leaves(v: &Value, path: &mut Vec<Segment>, f: &mut dyn FnMut(&[Segment], &Value)) {
     match v {
         Value::Hash(h) if !h.is_empty() => {
             for (k, c) in h {
-                path.push(k.clone());
+                path.push(Segment::Key(k.clone()));
                 leaves(c, path, f);
                 path.pop();
             }
         }
         Value::Array(a) if !a.is_empty() => {
             for (i, c) in a.iter().enumerate() {
-                path.push(Value::Integer((i as i128).into()));
+                path.push(Segment::Index(i));
                 leaves(c, path, f);
                 path.pop();
             }
@@ -227,29 +306,82 @@ fn leaves(v: &Value, path: &mut Vec<Segment>, f: &mut dyn FnMut(&[Segment], &Val
     }
 }
 
-/// Follows `path` through a found value, placed at `positions` (see
-/// [`yaml::Spans`]), to a leaf equal to `leaf` (array elements are those the
-/// result has there).
-fn locate(value: &Value, positions: &[Position], path: &[Segment], leaf: &Value) -> Option<Position> {
-    let at = yaml::at(positions);
+/// A part of a found value: as the file writes it, as found, and its
+/// positions (see [`yaml::Spans`], which follow the written layout).
+#[derive(Clone, Copy)]
+struct Found<'a> {
+    raw: &'a Value,
+    value: &'a Value,
+    positions: &'a [Position],
+}
+
+impl<'a> Found<'a> {
+    fn at(self) -> Position {
+        yaml::at(self.positions)
+    }
+
+    fn parts(self) -> impl Iterator<Item = Found<'a>> {
+        let (raw, value) = (self.raw, self.value);
+        let raws: Vec<&Value> = match raw {
+            Value::Hash(h) => h.values().collect(),
+            Value::Array(a) => a.iter().collect(),
+            _ => Vec::new(),
+        };
+        let values: Vec<&Value> = match value {
+            Value::Hash(h) => h.values().collect(),
+            Value::Array(a) => a.iter().collect(),
+            _ => Vec::new(),
+        };
+        let positions: Vec<&[Position]> = yaml::parts(self.positions, raw).collect();
+        values.into_iter().zip(raws).zip(positions).map(|((value, raw), positions)| Found { raw, value, positions })
+    }
+}
+
+/// Follows `path` through a found value to a leaf equal to `leaf`, and
+/// gives its position; and its file when that is not the step's own (an
+/// interpolation brought it from where a nested lookup found it).
+fn locate(
+    found: Found,
+    path: &[Segment],
+    leaf: &Value,
+    interpolations: &[Interpolation],
+) -> Option<(Option<String>, Position)> {
+    let here = Some((None, found.at()));
+    // A string the file writes that an interpolation made into this part.
+    if matches!(found.raw, Value::String(_)) && found.raw != found.value {
+        let nested = whole_lookup(found.raw, interpolations).and_then(|steps| source(steps, path, leaf));
+        return match nested {
+            Some((file, at)) => Some((Some(file), at)),
+            None => here.filter(|_| value_at(found.value, path) == Some(leaf)),
+        };
+    }
     let Some((seg, rest)) = path.split_first() else {
-        return (value == leaf).then_some(at);
+        return here.filter(|_| found.value == leaf);
     };
-    match value {
+    match (found.value, seg) {
         // A unique merge wraps a scalar in an array.
-        v if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => Some(at),
-        Value::Hash(h) => {
-            let i = h.get_index_of(seg)?;
-            locate(h.get_index(i)?.1, yaml::parts(positions, value).nth(i).unwrap_or_default(), rest, leaf)
+        (v, _) if rest.is_empty() && v == leaf && !matches!(v, Value::Hash(_) | Value::Array(_)) => here,
+        (Value::Hash(h), Segment::Key(k)) => {
+            let i = h.get_index_of(k)?;
+            locate(found.parts().nth(i)?, rest, leaf, interpolations)
         }
         // Array elements are found by value: merges move them, and a unique
         // merge flattens nested arrays.
-        Value::Array(a) => a.iter().zip(yaml::parts(positions, value)).find_map(|(e, part)| {
-            locate(e, part, rest, leaf)
-                .or_else(|| matches!(e, Value::Array(_)).then(|| locate(e, part, path, leaf)).flatten())
+        (Value::Array(_), _) => found.parts().find_map(|part| {
+            locate(part, rest, leaf, interpolations).or_else(|| {
+                matches!(part.value, Value::Array(_)).then(|| locate(part, path, leaf, interpolations)).flatten()
+            })
         }),
         _ => None,
     }
+}
+
+/// The steps of the lookup that an interpolated string is nothing but
+/// (`%{alias('k')}`, `%{lookup('k')}`), which gave it its whole value.
+fn whole_lookup<'a>(raw: &Value, interpolations: &'a [Interpolation]) -> Option<&'a [Step]> {
+    let text = raw.as_str()?;
+    let i = interpolations.iter().find(|i| i.subject == text && i.tokens.len() == 1 && i.tokens[0].text == text)?;
+    Some(&i.nested.first()?.steps)
 }
 
 /// What one step did to the merged value.
@@ -257,42 +389,47 @@ fn locate(value: &Value, positions: &[Position], path: &[Segment], leaf: &Value)
 pub enum Change {
     /// This level brought a new key or element.
     Added(Vec<Segment>, Value),
-    /// This level's value was not used: a higher level's wins.
+    /// This level's value was not used: a higher level's wins (or, in an
+    /// array, the element is there already).
     Kept(Vec<Segment>, Value),
-    /// An element that was in the merged value is gone (knocked out).
+    /// A knockout removed this part (of this level's value, or of the merged
+    /// value before it).
     Removed(Vec<Segment>, Value),
+    /// A knockout mark of a higher level, used up by this merge.
+    Spent(Vec<Segment>, Value),
 }
 
-/// What merging a step's value into the value before it changed. Merges run
-/// from the most specific level down, so a later step adds what is new and
-/// loses where a higher level already set a value.
-pub fn changes(before: Option<&Value>, found: &Value, after: &Value) -> Vec<Change> {
-    let mut out = Vec::new();
-    match before {
-        None => out.push(Change::Added(Vec::new(), after.clone())),
-        Some(before) => diff(before, found, after, &mut Vec::new(), &mut out),
-    }
-    out
-}
-
-fn diff(before: &Value, found: &Value, after: &Value, path: &mut Vec<Segment>, out: &mut Vec<Change>) {
+/// What merging a step's value (`found`) into the value before it changed,
+/// `after` being the merged value. Merges run from the most specific level
+/// down, so a later step adds what is new and loses where a higher level
+/// already set a value.
+fn diff(
+    before: &Value,
+    found: &Value,
+    after: &Value,
+    knockout: Option<&str>,
+    path: &mut Vec<Segment>,
+    out: &mut Vec<Change>,
+) {
+    let is_mark = |v: &Value| knockout.is_some_and(|p| v.as_str().is_some_and(|s| s.starts_with(p)));
+    let at = |path: &[Segment], seg: Segment| [path, &[seg]].concat();
     match (before, found, after) {
         (Value::Hash(b), Value::Hash(f), Value::Hash(a)) => {
             for (k, fv) in f {
-                path.push(k.clone());
+                path.push(Segment::Key(k.clone()));
                 match (b.get(k), a.get(k)) {
                     (None, Some(av)) => out.push(Change::Added(path.clone(), av.clone())),
-                    (Some(bv), Some(av)) => diff(bv, fv, av, path, out),
-                    _ => {}
+                    (Some(bv), Some(av)) if is_mark(bv) && av != fv => {
+                        out.push(Change::Removed(path.clone(), fv.clone()))
+                    }
+                    (Some(bv), Some(av)) => diff(bv, fv, av, knockout, path, out),
+                    (_, None) => out.push(Change::Removed(path.clone(), fv.clone())),
                 }
                 path.pop();
             }
-            for (k, bv) in b {
-                if !a.contains_key(k) {
-                    path.push(k.clone());
-                    out.push(Change::Removed(path.clone(), bv.clone()));
-                    path.pop();
-                }
+            for (k, bv) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+                let change = if is_mark(&Value::String(k.to_ruby_s())) { Change::Spent } else { Change::Removed };
+                out.push(change(at(path, Segment::Key(k.clone())), bv.clone()));
             }
         }
         (Value::Array(b), _, Value::Array(a)) => {
@@ -300,20 +437,19 @@ fn diff(before: &Value, found: &Value, after: &Value, path: &mut Vec<Segment>, o
                 Value::Array(f) => f.iter().collect(),
                 f => vec![f],
             };
-            for item in a.iter().filter(|i| !b.contains(i)) {
-                out.push(Change::Added(path.clone(), item.clone()));
+            for (i, item) in a.iter().enumerate().filter(|(_, i)| !b.contains(i)) {
+                out.push(Change::Added(at(path, Segment::Index(i)), item.clone()));
             }
-            for item in found_items.into_iter().filter(|i| b.contains(i) && a.contains(i)) {
-                out.push(Change::Kept(path.clone(), item.clone()));
-            }
-            for item in b.iter().filter(|i| !a.contains(i)) {
-                out.push(Change::Removed(path.clone(), item.clone()));
-            }
-            // This level's own elements that a knockout above kept out.
-            if let Value::Array(f) = found {
-                for item in f.iter().filter(|i| !a.contains(i) && !b.contains(i)) {
-                    out.push(Change::Removed(path.clone(), item.clone()));
+            for (i, item) in found_items.iter().enumerate() {
+                if a.contains(item) && b.contains(item) {
+                    out.push(Change::Kept(at(path, Segment::Index(i)), (*item).clone()));
+                } else if !a.contains(item) {
+                    out.push(Change::Removed(at(path, Segment::Index(i)), (*item).clone()));
                 }
+            }
+            for (i, item) in b.iter().enumerate().filter(|(_, i)| !a.contains(i)) {
+                let change = if is_mark(item) { Change::Spent } else { Change::Removed };
+                out.push(change(at(path, Segment::Index(i)), item.clone()));
             }
         }
         (b, f, a) if b == a && f != a => out.push(Change::Kept(path.clone(), f.clone())),
@@ -384,6 +520,9 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
             }
         }
     }
+    if let Some(message) = missing_segment(ex, &steps) {
+        push("dotted-key", message);
+    }
     if let (Some(prefix), Ok(result)) = (knockout_prefix(ex), &answer.result) {
         knockouts(&steps, &prefix, result, &mut push);
     }
@@ -398,6 +537,53 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
         }
     }
     out
+}
+
+/// A dotted key whose root was found but whose value has nothing where a
+/// segment leads: what happened, and the quoted key meant when the value
+/// has a key with dots in it (`vhosts."www.example.com"`).
+fn missing_segment(ex: &Explanation, steps: &[Step]) -> Option<String> {
+    let search = ex
+        .node(Explanation::ROOT)
+        .branches
+        .iter()
+        .copied()
+        .find(|&id| matches!(ex.node(id).kind, NodeKind::Search { meta: false, .. }))?;
+    let NodeKind::Search { key, .. } = &ex.node(search).kind else { return None };
+    let (sub, segments) = ex.node(search).branches.iter().find_map(|&id| match &ex.node(id).kind {
+        NodeKind::SubLookup(segments) => Some((ex.node(id), segments)),
+        _ => None,
+    })?;
+    let root_value =
+        steps.iter().rev().find_map(|s| s.merged.as_ref()).or_else(|| steps.iter().find_map(|s| s.value.as_ref()))?;
+    let mut dug = root_value;
+    for (i, &id) in sub.branches.iter().enumerate() {
+        match &ex.node(id).event {
+            Some(Event::Found { value, .. }) => dug = value,
+            Some(Event::NotFound(missing)) => {
+                let root = crate::key::split_key(key)?.first()?.to_ruby_s();
+                let text = |s: &[Value]| s.iter().map(Value::to_ruby_s).collect::<Vec<_>>();
+                let mut message = format!(
+                    "Hiera found {root}, but its value has no \"{missing}\" where the key's dots lead: each dot goes one level down."
+                );
+                let Value::Hash(h) = dug else { return Some(message) };
+                let dotted =
+                    (i + 2..=segments.len()).find(|&j| h.contains_key(&Value::String(text(&segments[i..j]).join("."))));
+                if let Some(j) = dotted {
+                    let quoted = |s: &[Value]| text(s).into_iter().map(|s| format!(".{s}")).collect::<String>();
+                    message.push_str(&format!(
+                        " A key with dots in it is quoted: {root}{}.\"{}\"{}.",
+                        quoted(&segments[..i]),
+                        text(&segments[i..j]).join("."),
+                        quoted(&segments[j..])
+                    ));
+                }
+                return Some(message);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The regexp keys of the `lookup_options` the trace found.
@@ -433,7 +619,7 @@ fn knockouts(steps: &[Step], prefix: &str, result: &Value, push: &mut dyn FnMut(
     leaves(result, &mut Vec::new(), &mut |_, leaf| in_result.push(leaf.clone()));
     for step in steps.iter().filter(|s| s.outcome == StepOutcome::Found) {
         let mut marks = Vec::new();
-        leaves(step.written.as_ref().or(step.value.as_ref()).unwrap_or(&Value::Undef), &mut Vec::new(), &mut |_, l| {
+        leaves(step.value.as_ref().unwrap_or(&Value::Undef), &mut Vec::new(), &mut |_, l| {
             if let Some(item) = l.as_str().and_then(|s| s.strip_prefix(prefix)).filter(|i| !i.is_empty()) {
                 marks.push(item.to_string());
             }
@@ -493,6 +679,10 @@ mod tests {
         (answer, steps)
     }
 
+    fn key(k: &str) -> Segment {
+        Segment::Key(Value::from(k))
+    }
+
     #[test]
     fn site_users_deep_merge_steps_and_leaf_sources() {
         let (a, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
@@ -503,25 +693,73 @@ mod tests {
         let result = a.result.unwrap();
         assert_eq!(steps.last().unwrap().merged.as_ref(), Some(&result));
         let sources = leaf_sources(&steps, &result);
-        let bob_shell = sources.iter().find(|l| l.path == [Value::from("bob"), Value::from("shell")]).unwrap();
+        let bob_shell = sources.iter().find(|l| l.path == [key("bob"), key("shell")]).unwrap();
         assert!(bob_shell.file.ends_with("data/common.yaml"), "{bob_shell:?}");
-        let bob_uid = sources.iter().find(|l| l.path == [Value::from("bob"), Value::from("uid")]).unwrap();
+        let bob_uid = sources.iter().find(|l| l.path == [key("bob"), key("uid")]).unwrap();
         assert!(bob_uid.file.ends_with("data/groups/ops.yaml"), "{bob_uid:?}");
     }
 
     #[test]
     fn changes_show_what_each_level_added_kept_and_removed() {
         let (_, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
-        let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
-        assert!(c.contains(&Change::Added(vec![Value::from("bob"), Value::from("shell")], Value::from("/bin/bash"))));
-        assert!(c.contains(&Change::Kept(vec![Value::from("bob"), Value::from("uid")], Value::Integer(Int::new(501)))));
-        assert!(c.contains(&Change::Added(
-            vec![Value::from("ash")],
-            steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone()
-        )));
+        let c = &steps[1].changes;
+        assert!(c.contains(&Change::Added(vec![key("bob"), key("shell")], Value::from("/bin/bash"))));
+        assert!(c.contains(&Change::Kept(vec![key("bob"), key("uid")], Value::Integer(Int::new(501)))));
+        assert!(
+            c.contains(&Change::Added(vec![key("ash")], steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone()))
+        );
+        assert!(steps[0].changes.is_empty());
+    }
+
+    #[test]
+    fn knockout_steps_agree_with_themselves() {
+        // The first place shows what its file holds, and the merged value so far is that.
         let (_, steps) = answer("07-knockout-three-levels.yaml", 1);
-        let c = changes(steps[0].merged.as_ref(), steps[1].value.as_ref().unwrap(), steps[1].merged.as_ref().unwrap());
-        assert!(c.contains(&Change::Removed(vec![], Value::from("--telnet"))), "{c:?}");
+        let written = Value::Array(vec![Value::from("--telnet"), Value::from("htop")].into());
+        assert_eq!((steps[0].value.as_ref(), steps[0].merged.as_ref()), (Some(&written), Some(&written)));
+        assert_eq!(
+            steps[1].changes,
+            [
+                Change::Added(vec![Segment::Index(0)], Value::from("nginx")),
+                Change::Spent(vec![Segment::Index(0)], Value::from("--telnet")),
+            ]
+        );
+        let (_, steps) = answer("07-knockout-three-levels.yaml", 0);
+        assert!(steps[1].changes.contains(&Change::Removed(vec![Segment::Index(1)], Value::from("telnet"))));
+        // A hash entry a knockout blanked is a removal, named by its path.
+        let (_, steps) = answer("06-knockout-prefix.yaml", 3);
+        let ip_forward = vec![key("net.ipv4.ip_forward")];
+        assert_eq!(steps[1].changes[0], Change::Removed(ip_forward.clone(), Value::Integer(Int::new(1))));
+        assert_eq!(path_text(&ip_forward), "\"net.ipv4.ip_forward\"");
+        assert_eq!(
+            path_text(&[key("sysctl"), key("net.ipv4.ip_forward"), Segment::Index(1)]),
+            "sysctl.\"net.ipv4.ip_forward\"[1]"
+        );
+    }
+
+    #[test]
+    fn a_value_whose_interpolation_fails_is_a_failed_step_at_its_line() {
+        let doc = Document::from_yaml("files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    b: [1]\n    a: \"x %{alias('b')}\"\n    r: \"%{alias('r')}\"\n").unwrap();
+        let hiera = doc.hiera();
+        for (k, error) in [("a", "'alias' interpolation is only permitted"), ("r", "Recursive lookup detected in [r]")]
+        {
+            let a = hiera.lookup(&crate::Request { keys: vec![k.into()], explain: true, ..Default::default() });
+            let steps = merge_steps(a.explanation.as_ref().unwrap());
+            assert_eq!(steps[0].outcome, StepOutcome::Failed, "{k}");
+            assert!(steps[0].error.as_deref().unwrap().contains(error), "{:?}", steps[0].error);
+            assert_eq!(steps[0].origin.as_ref().unwrap().spans.at().line, if k == "a" { 2 } else { 3 });
+        }
+    }
+
+    #[test]
+    fn parts_an_alias_brought_point_at_the_key_they_came_from() {
+        let doc = Document::from_yaml("files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    c:\n      x: \"%{alias('d')}\"\n      y: 2\n    d: {k: v, l: [1, \"%{lookup('e')}\"]}\n    e: eee\n").unwrap();
+        let hiera = doc.hiera();
+        let a = hiera.lookup(&crate::Request { keys: vec!["c".into()], explain: true, ..Default::default() });
+        let steps = merge_steps(a.explanation.as_ref().unwrap());
+        let lines: Vec<(String, u32)> =
+            leaf_sources(&steps, &a.result.unwrap()).into_iter().map(|l| (path_text(&l.path), l.at.line)).collect();
+        assert_eq!(lines, [("x.k".into(), 4), ("x.l[0]".into(), 4), ("x.l[1]".into(), 5), ("y".into(), 3)]);
     }
 
     #[test]
@@ -530,6 +768,16 @@ mod tests {
         assert!(warnings(&a, "").iter().any(|w| w.kind == "knockout"));
         let (a, _) = answer("07-knockout-three-levels.yaml", 0);
         assert!(!warnings(&a, "").iter().any(|w| w.kind == "knockout"));
+    }
+
+    #[test]
+    fn a_dotted_key_that_meant_a_key_with_dots_says_how_to_quote_it() {
+        let (a, _) = answer("00-welcome.yaml", 5);
+        let w = warnings(&a, "");
+        let w = w.iter().find(|w| w.kind == "dotted-key").expect("a dotted-key warning");
+        assert!(w.message.contains(r#"quoted: profile::web::vhosts."www.example.com"."#), "{}", w.message);
+        let (a, _) = answer("00-welcome.yaml", 6);
+        assert!(!warnings(&a, "").iter().any(|w| w.kind == "dotted-key"));
     }
 
     #[test]

@@ -63,7 +63,7 @@ test("the hash merge of site_users keeps only the higher level's bob", async () 
 test("a knockout across three levels is shown and warned about", async () => {
   const { page, context } = await example("07-knockout-three-levels.yaml", 1);
   const s = await eventually(() => steps(page), (s) => s.length >= 3);
-  assert.ok(s.some((x) => /knocked out/.test(x.text)), "a step shows a knocked-out element");
+  assert.ok(s.some((x) => /knockout mark, used up/.test(x.text)), "a step shows the knockout used up");
   const warnings = await page.locator("[data-testid=warning]").allInnerTexts();
   assert.ok(warnings.some((w) => /only from the next level down/.test(w)), warnings.join("\n"));
   await context.close();
@@ -120,5 +120,96 @@ test("a missing fact in a hierarchy path is a warning", async () => {
   await page.locator('[data-testid=lookup-row][data-key="profile::base::motd"]').click();
   const warnings = await eventually(() => page.locator("[data-testid=warning]").allInnerTexts(), (w) => w.length > 0);
   assert.ok(warnings.some((w) => /roles\/\.yaml/.test(w) && /not defined/.test(w)), warnings.join("\n"));
+  await context.close();
+});
+
+/** Opens a case document written here (as a case file the user opens). */
+async function openDocument(name, yaml) {
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  await page.setInputFiles("[data-testid=open-case]", { name, mimeType: "application/yaml", buffer: Buffer.from(yaml) });
+  await eventually(() => rowAt(page, 0).getAttribute("data-key"), (k) => k !== "profile::web::port", { message: `${name} to open` });
+  return { page, context, errors };
+}
+
+const ALIASES = `files:
+  hiera.yaml: |
+    version: 5
+    hierarchy:
+      - name: Common
+        path: common.yaml
+  data/common.yaml: |
+    b: [1]
+    a: "x %{alias('b')}"
+    r: "%{alias('r')}"
+    c:
+      x: "%{alias('d')}"
+      y: 2
+    d: {k: v, l: [1, "%{lookup('e')}"]}
+    e: eee
+lookups:
+- key: a
+- key: r
+- key: c
+`;
+
+test("a value whose alias is misused or recursive: the step says what failed, at the key's line, marked in the editor", async () => {
+  const { page, context, errors } = await openDocument("aliases.yaml", ALIASES);
+  for (const [n, error] of [
+    [0, /'alias' interpolation is only permitted if the expression is equal to the entire string/],
+    [1, /Recursive lookup detected in \[r\]/],
+  ]) {
+    await rowAt(page, n).click();
+    const s = await eventually(() => steps(page), (s) => s.length === 1 && s[0].outcome === "failed");
+    assert.doesNotMatch(s[0].text, /no such key/);
+    assert.match(await page.locator("[data-testid=step-error]").innerText(), error);
+  }
+  // The step opens the data file, where both failing values' lines are marked.
+  await page.locator("[data-testid=merge-step] button.link").click();
+  await page.locator(".file-title code", { hasText: "data/common.yaml" }).waitFor();
+  const marked = page.locator("[data-testid=editor] .cm-line", { has: page.locator(".cm-lintRange-error") });
+  const lines = await eventually(() => marked.allInnerTexts(), (t) => t.length === 2);
+  assert.deepEqual(lines.map((l) => l.slice(0, 2)), ["a:", "r:"]);
+  await page.screenshot({ path: `${SCREENSHOTS}/why-failed-alias.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("parts an alias or a lookup brought point at the keys they came from", async () => {
+  const { page, context } = await openDocument("aliases.yaml", ALIASES);
+  await rowAt(page, 2).click();
+  await page.locator("[data-testid=source-link]").first().waitFor();
+  const links = await page.$$eval("[data-testid=source-link]", (els) => els.map((e) => `${e.closest("li").querySelector("code").textContent}@${e.dataset.line}`));
+  // d is on line 7, e on line 8, y on line 6.
+  assert.deepEqual(links, ["x.k@7", "x.l[0]@7", "x.l[1]@8", "y@6"]);
+  await context.close();
+});
+
+test("knockout steps agree with themselves and name each part by its path", async () => {
+  const { page, context } = await example("07-knockout-three-levels.yaml", 0);
+  const s = await eventually(() => steps(page), (s) => s.length === 4);
+  // The first place shows what its file holds, and that is the merged value so far.
+  assert.match(s[0].text, /found \["--telnet","htop"\]/);
+  assert.match(s[0].text, /merged so far \["--telnet","htop"\]/);
+  assert.match(s[1].text, /\+ \[0\] "nginx"/);
+  assert.match(s[1].text, /− \[1\] "telnet" knocked out/);
+  assert.match(s[1].text, /− \[0\] "--telnet" knockout mark, used up/);
+  assert.doesNotMatch(s.map((x) => x.text).join("\n"), /\(the value\)/);
+  await context.close();
+  // A hash entry a knockout blanked is a removal, not an addition.
+  const sysctl = await example("06-knockout-prefix.yaml", 3);
+  const t = await eventually(() => steps(sysctl.page), (s) => s.length === 2);
+  assert.match(t[1].text, /− "net\.ipv4\.ip_forward" 1 knocked out/);
+  assert.doesNotMatch(t[1].text, /\+ "net\.ipv4\.ip_forward"/);
+  await sysctl.context.close();
+});
+
+test("the welcome example's failing lookup says why: the key's dots split a key that has dots", async () => {
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  const row = page.locator('[data-testid=lookup-row][data-key="profile::web::vhosts.www.example.com"]');
+  await row.click();
+  await attrWhen(row, "aria-selected", "true");
+  const warnings = await eventually(() => page.locator("[data-testid=warning]").allInnerTexts(), (w) => w.length > 0);
+  assert.ok(warnings.some((w) => w.includes('quoted: profile::web::vhosts."www.example.com".')), warnings.join("\n"));
+  assert.deepEqual(errors, []);
   await context.close();
 });

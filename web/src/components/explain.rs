@@ -89,6 +89,7 @@ fn node_view(ex: &Explanation, id: NodeId, props: &ExplainProps) -> Html {
             html! { <div class="tree-line muted">{ format!("No such key: \"{key}\"") }</div> }
         }
         Some(Event::LocationNotFound) => html! { <div class="tree-line muted">{ "Path not found" }</div> },
+        Some(Event::Failed(e)) => html! { <div class="tree-line failed">{ format!("Found, but: {e}") }</div> },
         Some(Event::Result(v)) => {
             html! { <div class="tree-line merged">{ "Merged result: " }<code>{ value_text(v) }</code></div> }
         }

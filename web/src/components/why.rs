@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use hiera_core::playground::{Evaluation, Outcome};
-use hiera_core::steps::{changes, leaf_sources, Change, Step};
+use hiera_core::steps::{leaf_sources, path_text, value_at, Change, Segment, Step};
 use hiera_core::Value;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -29,11 +29,11 @@ fn show(v: &Value) -> String {
     v.to_json().unwrap_or_else(|_| v.inspect())
 }
 
-fn show_path(path: &[Value]) -> String {
+fn show_path(path: &[Segment]) -> String {
     if path.is_empty() {
         return "(the value)".into();
     }
-    path.iter().map(Value::to_ruby_s).collect::<Vec<_>>().join(".")
+    path_text(path)
 }
 
 /// The steps panel.
@@ -123,10 +123,7 @@ pub fn why(props: &WhyProps) -> Html {
                 <p class="muted">{ "No hierarchy level was searched for this key." }</p>
             }
             <ol class="merge-steps" data-testid="merge-steps" tabindex="0" {onkeydown} aria-label="Places searched, most specific first">
-                { for steps.iter().enumerate().map(|(i, s)| {
-                    let before = steps[..i].iter().rev().find_map(|p| p.merged.as_ref());
-                    step_view(i, s, before, stepping && i == at, stepping && i > at, props)
-                }) }
+                { for steps.iter().enumerate().map(|(i, s)| step_view(i, s, stepping && i == at, stepping && i > at, props)) }
             </ol>
             if let Some(value) = result {
                 { sources_view(steps, value, props) }
@@ -170,22 +167,18 @@ fn template_view(s: &Step) -> Html {
     html! { <code class="template">{ for parts }</code> }
 }
 
-fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: bool, props: &WhyProps) -> Html {
+fn step_view(i: usize, s: &Step, current: bool, later: bool, props: &WhyProps) -> Html {
     let file = props.relative.emit(s.path.clone());
     let outcome_text = match s.outcome.as_str() {
         "found" => "found the key",
         "not-found" => "no such file",
+        "failed" => "the value could not be used",
         _ => "file has no such key",
     };
     let line = s.origin.as_ref().map(|o| o.spans.at().line as usize).unwrap_or(1);
     let open = {
         let (reveal, file) = (props.reveal.clone(), file.clone());
         Callback::from(move |_: MouseEvent| reveal.emit((file.clone(), line)))
-    };
-    // The first value found is the merged value so far: nothing to compare.
-    let change_list = match (before, &s.value, &s.merged) {
-        (Some(_), Some(found), Some(after)) => changes(before, found, after),
-        _ => Vec::new(),
     };
     html! {
         <li class={classes!("merge-step", s.outcome.as_str(), current.then_some("current"), later.then_some("later"))}
@@ -200,6 +193,9 @@ fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: b
                 if s.outcome.as_str() == "not-found" { <code>{ &file }</code> }
                 else { <button type="button" class="link" title={format!("Open {file}")} onclick={open}><code>{ &file }</code></button> }
             </div>
+            if let Some(error) = &s.error {
+                <div class="step-error" data-testid="step-error">{ error }</div>
+            }
             if let Some(v) = &s.value {
                 <div class="step-value"><span class="muted">{ "found " }</span><code>{ show(v) }</code>
                     if s.decrypted {
@@ -218,19 +214,24 @@ fn step_view(i: usize, s: &Step, before: Option<&Value>, current: bool, later: b
                                     if t.undefined { <span class="warning-inline">{ " not defined: an empty string" }</span> }
                                 </li>
                             }) }
-                            { for ip.nested.iter().map(|k| html! { <li>{ "looked up " }<code>{ k }</code>{ " (its own search is in the explanation)" }</li> }) }
+                            { for ip.nested.iter().map(|n| html! { <li>{ "looked up " }<code>{ &n.key }</code>{ " (its own search is in the explanation)" }</li> }) }
                         </ul>
                     </details>
                 }) }
             }
             if let Some(m) = &s.merged {
                 <div class="step-merged"><span class="muted">{ "merged so far " }</span><code>{ show(m) }</code></div>
-                if !change_list.is_empty() {
+                if !s.changes.is_empty() {
                     <ul class="changes">
-                        { for change_list.iter().map(|c| match c {
-                            Change::Added(p, v) => html! { <li class="added">{ "+ " }{ show_path(p) }{ " " }<code>{ show(v) }</code></li> },
-                            Change::Kept(p, v) => html! { <li class="kept">{ "= " }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ " ignored: a higher level set it" }</li> },
-                            Change::Removed(p, v) => html! { <li class="removed">{ "− " }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ " knocked out" }</li> },
+                        { for s.changes.iter().map(|c| {
+                            let (class, sign, p, v, note) = match c {
+                                Change::Added(p, v) => ("added", "+ ", p, v, ""),
+                                Change::Kept(p, v) if matches!(p.last(), Some(Segment::Index(_))) => ("kept", "= ", p, v, " already there"),
+                                Change::Kept(p, v) => ("kept", "= ", p, v, " ignored: a higher level set it"),
+                                Change::Removed(p, v) => ("removed", "− ", p, v, " knocked out"),
+                                Change::Spent(p, v) => ("spent", "− ", p, v, " knockout mark, used up"),
+                            };
+                            html! { <li class={class} data-testid="change">{ sign }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ note }</li> }
                         }) }
                     </ul>
                 }
@@ -265,12 +266,4 @@ fn sources_view(steps: &[Step], value: &Value, props: &WhyProps) -> Html {
             </ul>
         </div>
     }
-}
-
-fn value_at<'a>(v: &'a Value, path: &[Value]) -> Option<&'a Value> {
-    path.iter().try_fold(v, |v, seg| match (v, seg) {
-        (Value::Hash(h), k) => h.get(k),
-        (Value::Array(a), Value::Integer(i)) => a.get(usize::try_from(i.get()).ok()?),
-        _ => None,
-    })
 }
