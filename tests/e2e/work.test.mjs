@@ -2,7 +2,7 @@
 // user losing or misreading.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { eventually, gotoReady, openPage, rowsWhen, start } from "./helpers.mjs";
+import { SCREENSHOTS, editorText, eventually, gotoReady, openFile, openPage, rowsWhen, start, typeAtEnd } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -101,6 +101,60 @@ test("a facts error gives its position once", async () => {
   const error = await page.locator("[data-testid=facts-error]").innerText();
   assert.equal((error.match(/line \d+/g) ?? []).length, 1, error);
   assert.match(error, /^Facts: /);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("each file keeps its own undo history when another file is opened and closed", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await openFile(page, "data/common.yaml");
+  const before = await editorText(page);
+  await typeAtEnd(page, "\nextra: 1");
+  await eventually(() => editorText(page), (t) => t.includes("extra: 1"));
+  await openFile(page, "hiera.yaml");
+  await openFile(page, "data/common.yaml");
+  await page.locator("[data-testid=editor] .cm-content").click();
+  await page.keyboard.press("Control+z");
+  await eventually(() => editorText(page), (t) => t === before, { message: "the edit undone" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the description says it was written for the files as they were, once they change", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const description = page.locator("[data-testid=description]");
+  assert.equal(await description.getAttribute("data-stale"), "false");
+  await openFile(page, "data/common.yaml");
+  await typeAtEnd(page, "\nextra: 1");
+  await eventually(() => description.getAttribute("data-stale"), (s) => s === "true");
+  assert.match(await description.innerText(), /files as they were opened, which have changed since/);
+  // Another document's description is its own again.
+  await page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  await rowsWhen(page, (rs) => rs[0]?.key === "mykey" && rs[0].status);
+  assert.equal(await description.getAttribute("data-stale"), "false");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("All keys wraps a long key after a ::, never inside a name", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
+  await page.click("[data-testid=tab-all-keys]");
+  await page.locator("[data-testid=resolved-key]").first().waitFor();
+  // Each name between `::`s lies on one line (one client rect).
+  const split = await page.$$eval("[data-testid=resolved-key] td.key code", (codes) => {
+    const broken = [];
+    for (const code of codes) {
+      for (const node of code.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE || node.textContent === "::") continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (range.getClientRects().length > 1) broken.push(node.textContent);
+      }
+    }
+    return broken;
+  });
+  assert.deepEqual(split, []);
+  await page.screenshot({ path: `${SCREENSHOTS}/all-keys-phone.png` });
   assert.deepEqual(errors, []);
   await context.close();
 });

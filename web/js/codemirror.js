@@ -9,6 +9,7 @@ import { oneDark } from "@codemirror/theme-one-dark";
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { StreamLanguage } from "@codemirror/language";
+import { historyField } from "@codemirror/commands";
 
 // Marks transactions that come from the app, so they are not echoed back as edits.
 const fromApp = Annotation.define();
@@ -83,10 +84,15 @@ function language(name) {
   return [];
 }
 
+// Each file's editor state when its editor was last closed, so that undo
+// history survives opening another file and coming back.
+const closed = new Map();
+
 /** A mounted editor, driven by the Rust `Editor` component. */
 class Handle {
-  constructor(view) {
+  constructor(view, history) {
     this.view = view;
+    this.history = history;
   }
 
   /** Replaces the whole text, unless it is already what the editor shows. */
@@ -137,6 +143,7 @@ class Handle {
 
   destroy() {
     for (const t of themes) if (t.view === this.view) themes.delete(t);
+    if (this.history) closed.set(this.history, this.view.state.toJSON({ history: historyField }));
     this.view.destroy();
   }
 }
@@ -146,38 +153,42 @@ const LARGE_FILE = 256 * 1024;
 
 /**
  * Mounts an editor showing `text` into `host`; `onChange(text)` gets the whole text
- * after each user edit. `lang`: "yaml", "hocon" or "plain".
+ * after each user edit. `lang`: "yaml", "hocon" or "plain". The undo history
+ * is kept under the name `history`: the next editor of that name picks it up,
+ * if it opens on the text the last one closed on.
  */
-export function mount(host, text, onChange, readOnly = false, lang = "yaml") {
+export function mount(host, text, onChange, readOnly = false, lang = "yaml", history = "") {
   let queued = false;
   const theme = new Compartment();
-  const view = new EditorView({
-    doc: text,
-    parent: host,
-    extensions: [
-      basicSetup,
-      // Highlighting a very large file costs more per keystroke than all of
-      // Hiera's work on it: such files are edited as plain text.
-      text.length <= LARGE_FILE ? language(lang) : [],
-      highlightField,
-      EditorState.readOnly.of(readOnly),
-      EditorView.editable.of(!readOnly),
-      theme.of(isDark() ? oneDark : []),
-      EditorView.lineWrapping,
-      lintGutter(),
-      EditorView.updateListener.of((update) => {
-        const byUser = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromApp));
-        if (!byUser || queued) return;
-        // The app answers an edit by calling setText/setMarkers, which CodeMirror
-        // forbids while this update is still running: report once it is done.
-        queued = true;
-        queueMicrotask(() => {
-          queued = false;
-          onChange(view.state.doc.toString());
-        });
-      }),
-    ],
-  });
+  const extensions = [
+    basicSetup,
+    // Highlighting a very large file costs more per keystroke than all of
+    // Hiera's work on it: such files are edited as plain text.
+    text.length <= LARGE_FILE ? language(lang) : [],
+    highlightField,
+    EditorState.readOnly.of(readOnly),
+    EditorView.editable.of(!readOnly),
+    theme.of(isDark() ? oneDark : []),
+    EditorView.lineWrapping,
+    lintGutter(),
+    EditorView.updateListener.of((update) => {
+      const byUser = update.transactions.some((tr) => tr.docChanged && !tr.annotation(fromApp));
+      if (!byUser || queued) return;
+      // The app answers an edit by calling setText/setMarkers, which CodeMirror
+      // forbids while this update is still running: report once it is done.
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        onChange(view.state.doc.toString());
+      });
+    }),
+  ];
+  const last = closed.get(history);
+  const state =
+    last && last.doc === text
+      ? EditorState.fromJSON(last, { extensions }, { history: historyField })
+      : EditorState.create({ doc: text, extensions });
+  const view = new EditorView({ state, parent: host });
   themes.add({ view, compartment: theme });
-  return new Handle(view);
+  return new Handle(view, history);
 }

@@ -604,7 +604,10 @@ fn app(props: &AppProps) -> Html {
                 </div>
             }
             if let Some(d) = description {
-                <p class="description" data-testid="description">{ d }</p>
+                <p class="description" data-testid="description" data-stale={state.edited.to_string()}>
+                    if state.edited { <span class="muted">{ "Written for the files as they were opened, which have changed since: " }</span> }
+                    { d }
+                </p>
             }
             <main class="workspace">
                 <aside class="pane sidebar">
@@ -617,7 +620,7 @@ fn app(props: &AppProps) -> Html {
                         <h2 class="file-title"><code>{ path.clone() }</code></h2>
                         // One editor per file, so undo history never crosses files.
                         <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={on_edit} reveal={reveal_line}
-                            language={components::editor::language_of(&path)} />
+                            language={components::editor::language_of(&path)} history={format!("{}:{path}", state.loaded)} />
                     } else {
                         <p class="muted empty-editor">{ "Open a file from the list, or create one." }</p>
                     }

@@ -70,6 +70,9 @@ pub struct State {
     /// Bumped when another document is loaded: what was made for the one
     /// before (a share link) is not for this one.
     pub loaded: u64,
+    /// Whether files changed since the document was loaded: its
+    /// description was written for the files as they were.
+    pub edited: bool,
     /// The file in the editor.
     pub open_file: Option<String>,
     /// The lookup whose explanation is shown.
@@ -97,6 +100,7 @@ impl PartialEq for State {
         Rc::ptr_eq(&self.engine, &other.engine)
             && self.revision == other.revision
             && self.loaded == other.loaded
+            && self.edited == other.edited
             && self.open_file == other.open_file
             && self.selected == other.selected
             && self.facts_text == other.facts_text
@@ -164,6 +168,7 @@ impl State {
             ))),
             revision: 0,
             loaded: 0,
+            edited: false,
             open_file: None,
             selected: None,
             results: Rc::default(),
@@ -201,6 +206,7 @@ impl State {
 
     fn load(&mut self, doc: Document) {
         self.loaded += 1;
+        self.edited = false;
         self.facts_text = facts_to_text(&doc.facts).into();
         self.facts_error = None;
         self.open_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
@@ -318,6 +324,10 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
+        s.edited |= matches!(
+            action,
+            Action::EditFile(_) | Action::CreateFile(_) | Action::Rename(..) | Action::Delete(_) | Action::AddFiles(_)
+        );
         match action {
             Action::Load(doc) => s.load(doc),
             Action::OpenFile(path) => {

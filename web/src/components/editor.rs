@@ -31,6 +31,7 @@ extern "C" {
         on_change: &Closure<dyn FnMut(String)>,
         read_only: bool,
         language: &str,
+        history: &str,
     ) -> View;
 
     #[wasm_bindgen(method)]
@@ -125,6 +126,11 @@ pub struct EditorProps {
     /// Its highlighting: "yaml", "hocon" or "plain" (see [`language_of`]).
     #[prop_or(AttrValue::Static("yaml"))]
     pub language: AttrValue,
+    /// What the undo history is kept under: an editor with the same name
+    /// (the same file of the same document) picks it up where the last one
+    /// left it.
+    #[prop_or_default]
+    pub history: AttrValue,
 }
 
 /// A mounted CodeMirror view and the callback it calls, which must live as long.
@@ -243,7 +249,7 @@ async fn mount_when_loaded(
         })
     };
     let props = latest.borrow().clone();
-    let view = module.mount(&element, &props.text, &on_change, props.readonly, &props.language);
+    let view = module.mount(&element, &props.text, &on_change, props.readonly, &props.language, &props.history);
     ACTIVE.with(|a| *a.borrow_mut() = Some(view.clone()));
     reported.replace(props.text.to_string());
     view.set_markers(markers_to_js(&props.markers));
@@ -278,6 +284,7 @@ mod tests {
             reveal: None,
             readonly: false,
             language: "yaml".into(),
+            history: "hiera.yaml".into(),
         })
         .await;
 

@@ -31,7 +31,9 @@ pub fn key_browser(props: &KeyBrowserProps) -> Html {
                         let onclick = { let (open, file) = (props.open_file.clone(), s.file.clone()); Callback::from(move |_: MouseEvent| open.emit(file.clone())) };
                         html! { <button type="button" class="link" title={s.file.clone()} {onclick}>{ format!("{} ({})", s.level, s.file) }</button> }
                     });
-                    html! { <tr data-testid="resolved-key" data-key={key.clone()}><td><code>{ key }</code></td><td>{ value }</td><td>{ for from }</td></tr> }
+                    // A long key wraps after a `::`, never inside a name.
+                    let parts = key.split("::").enumerate().map(|(i, part)| html! { <>if i > 0 { { "::" }<wbr /> } { part }</> });
+                    html! { <tr data-testid="resolved-key" data-key={key.clone()}><td class="key"><code>{ for parts }</code></td><td>{ value }</td><td>{ for from }</td></tr> }
                 }) }
             </tbody>
         </table>
