@@ -175,7 +175,9 @@ unsafe fn convert(e: &unsafe_sys::yaml_event_t) -> Event {
                     tag: name(s.tag),
                 }
             }
-            unsafe_sys::YAML_SEQUENCE_START_EVENT => Event::SequenceStart { anchor: name(e.data.sequence_start.anchor) },
+            unsafe_sys::YAML_SEQUENCE_START_EVENT => {
+                Event::SequenceStart { anchor: name(e.data.sequence_start.anchor) }
+            }
             unsafe_sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
             unsafe_sys::YAML_MAPPING_START_EVENT => Event::MappingStart { anchor: name(e.data.mapping_start.anchor) },
             _ => Event::MappingEnd,
