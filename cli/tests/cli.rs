@@ -150,6 +150,21 @@ fn checks_conformance_cases() {
 }
 
 #[test]
+fn runs_a_document_with_pinned_answers_as_a_test() {
+    // What the page writes once a value is pinned, and the same document
+    // after a data file changed under the pin.
+    let doc = "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    motd: hello\nlookups:\n- key: motd\n  expect:\n    value: hello\n- key: nope\n  expect:\n    error: Function lookup() did not find a value for the name 'nope'\n";
+    let scratch = Scratch::new("pinned");
+    scratch.write("pinned.yaml", doc).write("changed.yaml", &doc.replace("motd: hello", "motd: bye"));
+    let passed = run(&["conformance", "pinned.yaml"], &scratch.0);
+    assert_eq!((passed.status.code(), stdout(&passed).as_str()), (Some(0), "2 passed, 0 failed\n"));
+    let failed = run(&["conformance", "changed.yaml"], &scratch.0);
+    let text = stdout(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{text}");
+    assert!(text.contains("changed.yaml#0 motd: expected value \"hello\", got value \"bye\""), "{text}");
+}
+
+#[test]
 fn root_plays_the_machine_s_root_directory() {
     let scratch = Scratch::new("root");
     environment(&scratch, "root/etc/puppetlabs/code/environments/production");

@@ -6,7 +6,7 @@
 //! read from its layout.
 
 use crate::case::{environment_dir, Document};
-use crate::value::{Str, Value};
+use crate::value::Value;
 
 /// The most an archive may expand to: a document is small, and a crafted
 /// zip must not exhaust memory.
@@ -46,44 +46,14 @@ fn lookups_script(doc: &Document) -> String {
         doc.puppet.release()
     );
     for l in &doc.lookups {
-        let mut cmd = format!(
-            "puppet lookup --confdir \"$R/etc/puppetlabs/puppet\" --codedir \"$R/etc/puppetlabs/code\" --environment {} --node {} --facts \"$R/facts.yaml\" --explain",
-            shell(&doc.environment),
-            shell(&node)
-        );
-        if let Ok(Some(Value::Hash(m))) = l.merge.as_ref().map(crate::case::cli_merge).transpose() {
-            let get = |k: &str| m.get(&Str(k)).cloned();
-            if let Some(s) = get("strategy") {
-                cmd.push_str(&format!(" --merge {}", s.to_ruby_s()));
-            }
-            if let Some(p) = get("knockout_prefix") {
-                cmd.push_str(&format!(" --knock-out-prefix {}", shell(&p.to_ruby_s())));
-            }
-            if get("sort_merged_arrays").is_some_and(|v| v.is_truthy()) {
-                cmd.push_str(" --sort-merged-arrays");
-            }
-            if get("merge_hash_arrays").is_some_and(|v| v.is_truthy()) {
-                cmd.push_str(" --merge-hash-arrays");
-            }
-        }
-        if let Some(d) = &l.default {
-            cmd.push_str(&format!(" --default {}", shell(&d.to_ruby_s())));
-        }
-        if let Some(t) = &l.value_type {
-            cmd.push_str(&format!(" --type {}", shell(t)));
-        }
-        for k in &l.keys {
-            cmd.push(' ');
-            cmd.push_str(&shell(k));
-        }
-        out.push_str(&cmd);
-        out.push('\n');
+        out.push_str(&format!(
+            "puppet lookup --confdir \"$R/etc/puppetlabs/puppet\" --codedir \"$R/etc/puppetlabs/code\" --environment {} --node {} --facts \"$R/facts.yaml\" --explain {}\n",
+            crate::case::shell(&doc.environment),
+            crate::case::shell(&node),
+            l.puppet_args()
+        ));
     }
     out
-}
-
-fn shell(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// Whether a file of a repository can matter to Hiera: its configurations and
@@ -286,6 +256,7 @@ pub fn unzip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Str;
 
     #[test]
     fn a_repository_s_hiera_files_are_wanted_and_nothing_else() {

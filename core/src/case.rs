@@ -205,6 +205,42 @@ impl CaseLookup {
     }
 }
 
+impl CaseLookup {
+    /// This lookup's options and keys on `puppet lookup`'s command line,
+    /// quoted for a POSIX shell (`--merge deep --knock-out-prefix '--' 'k'`).
+    pub fn puppet_args(&self) -> String {
+        let mut args = Vec::new();
+        if let Some(Ok(Value::Hash(m))) = self.merge.as_ref().map(cli_merge) {
+            let get = |k: &str| m.get(&Str(k)).cloned();
+            if let Some(s) = get("strategy") {
+                args.push(format!("--merge {}", s.to_ruby_s()));
+            }
+            if let Some(p) = get("knockout_prefix") {
+                args.push(format!("--knock-out-prefix {}", shell(&p.to_ruby_s())));
+            }
+            if get("sort_merged_arrays").is_some_and(|v| v.is_truthy()) {
+                args.push("--sort-merged-arrays".into());
+            }
+            if get("merge_hash_arrays").is_some_and(|v| v.is_truthy()) {
+                args.push("--merge-hash-arrays".into());
+            }
+        }
+        if let Some(d) = &self.default {
+            args.push(format!("--default {}", shell(&d.to_ruby_s())));
+        }
+        if let Some(t) = &self.value_type {
+            args.push(format!("--type {}", shell(t)));
+        }
+        args.extend(self.keys.iter().map(|k| shell(k)));
+        args.join(" ")
+    }
+}
+
+/// `s` quoted for a POSIX shell.
+pub fn shell(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
 /// `puppet lookup`'s `--merge` handling: a name or a hash of deep options.
 pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
     let (name, h) = match merge {
@@ -279,7 +315,22 @@ pub fn compare(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), 
     Ok(())
 }
 
-fn describe(e: &Expect) -> String {
+/// An expectation as the case format writes it.
+fn expect_hash(e: &Expect) -> Hash {
+    let mut h = Hash::default();
+    match e {
+        Expect::Value(v) => h.insert("value".into(), v.clone()),
+        Expect::Rendered { rendered, type_name } => {
+            h.insert("value_rendered".into(), Value::String(rendered.clone()));
+            h.insert("type".into(), Value::String(type_name.clone()))
+        }
+        Expect::Error(m) => h.insert("error".into(), Value::String(m.clone())),
+    };
+    h
+}
+
+/// What an expectation holds, in words (`value [1, 2]`).
+pub fn describe(e: &Expect) -> String {
     match e {
         Expect::Value(v) => format!("value {}", v.inspect()),
         Expect::Rendered { rendered, type_name } => format!("{type_name} {rendered}"),
@@ -320,8 +371,9 @@ fn first_difference(expected: &str, got: &str) -> String {
 }
 
 impl Document {
-    /// Writes the document in the case format. Recorded expectations are
-    /// left out: only the oracle writes them, and edits make them stale.
+    /// Writes the document in the case format, with each lookup's expected
+    /// answer (a pinned value makes the document a test) but without the
+    /// recorded explanations, which only the oracle writes.
     pub fn to_yaml(&self) -> String {
         let mut top = Hash::default();
         if let Some(d) = &self.description {
@@ -361,6 +413,9 @@ impl Document {
                 }
                 if let Some(t) = &l.value_type {
                     h.insert("type".into(), Value::String(t.clone()));
+                }
+                if let Some(e) = &l.expect {
+                    h.insert("expect".into(), Value::Hash(expect_hash(e)));
                 }
                 Value::Hash(h)
             })

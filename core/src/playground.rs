@@ -111,6 +111,11 @@ pub struct Evaluation {
     /// How the document's other Puppet version answers, when it answers
     /// otherwise (only from [`Playground::evaluate_in_both`]).
     pub other_puppet: Option<Outcome>,
+    /// For a lookup with an expected answer (`expect:`, pinned or recorded
+    /// from Puppet): whether this is it, or what differs (as
+    /// [`crate::case::compare`] tells it, which `hiera-lookup conformance`
+    /// runs).
+    pub expectation: Option<Result<(), String>>,
     /// Puppet prints no explanation for this failure.
     unexplained: bool,
 }
@@ -289,6 +294,19 @@ impl Playground {
         self.doc.lookups = lookups;
     }
 
+    /// Pins the `i`-th lookup's answer as its expected one (`pin`), or
+    /// forgets its expected answer.
+    pub fn pin(&mut self, i: usize, pin: bool) {
+        let expect = match (pin, self.doc.lookups.get(i).map(|l| l.request(false))) {
+            (true, Some(Ok(request))) => Some(crate::case::outcome(&self.hiera.lookup(&request))),
+            (true, Some(Err(e))) => Some(crate::case::Expect::Error(e.into_message())),
+            _ => None,
+        };
+        if let Some(l) = self.doc.lookups.get_mut(i) {
+            l.expect = expect;
+        }
+    }
+
     /// Evaluates a lookup; with `explain`, also its trace and explain text.
     pub fn evaluate(&self, lookup: &CaseLookup, explain: bool) -> Evaluation {
         let answer = match lookup.request(explain) {
@@ -305,6 +323,7 @@ impl Playground {
             failed_in_options = !steps.is_empty();
         }
         let options = answer.options.clone();
+        let expectation = lookup.expect.as_ref().map(|_| crate::case::compare(lookup, &answer, false));
         let mut outcome = self.outcome(answer.result);
         // An interpolation or a decryption that failed names no file: the
         // place is the value that held it.
@@ -327,6 +346,7 @@ impl Playground {
             warnings,
             failed_in_options,
             other_puppet: None,
+            expectation,
             unexplained,
         }
     }
@@ -568,6 +588,24 @@ mod tests {
         assert_eq!(place.file, "data/roles/web.yaml");
         assert_eq!(p.problems("data/roles/web.yaml").len(), 1);
         assert_eq!(*p.data_keys(), vec!["app::port", "app::name"]);
+    }
+
+    #[test]
+    fn a_pinned_answer_is_checked_from_then_on_and_written_with_the_document() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        let l = p.document().lookups[0].clone();
+        assert_eq!(p.evaluate(&l, false).expectation, None);
+        p.pin(0, true);
+        let l = p.document().lookups[0].clone();
+        assert_eq!(p.evaluate(&l, false).expectation, Some(Ok(())));
+        let written = Document::from_yaml(&p.document().to_yaml()).unwrap();
+        assert_eq!(written.lookups[0].expect, l.expect);
+        assert!(written.check(false).iter().all(Result::is_ok));
+        p.set_file("data/roles/web.yaml", "app::port: 9\n");
+        let Some(Err(diff)) = p.evaluate(&l, false).expectation else { panic!("the pin is no longer met") };
+        assert_eq!(diff, "expected value 8080, got value 9");
+        p.pin(0, false);
+        assert_eq!(p.document().lookups[0].expect, None);
     }
 
     #[test]

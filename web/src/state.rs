@@ -142,6 +142,8 @@ pub enum Action {
     AddLookup,
     /// A lookup removed.
     RemoveLookup(usize),
+    /// Pin a lookup's answer as its expected one (true), or forget it.
+    Pin(usize, bool),
     /// Show a lookup's explanation.
     Select(usize),
     /// Show values in another format.
@@ -241,6 +243,19 @@ impl State {
         } else {
             doc.without_private_keys()
         }
+    }
+
+    /// The document and its answers as Markdown (see
+    /// [`hiera_core::report::markdown`]), made from what a share link holds:
+    /// without private keys, the answers are those a recipient gets.
+    pub fn report(&self) -> String {
+        let mut engine = Playground::new(self.shareable());
+        if let Some(backends) = &self.backends {
+            engine.set_pkcs7(backends.pkcs7.clone());
+            engine.set_hocon(backends.hocon.clone());
+        }
+        let evaluations: Vec<_> = engine.document().lookups.iter().map(|l| engine.evaluate(l, true)).collect();
+        hiera_core::report::markdown(engine.document(), &evaluations)
     }
 
     /// The document as it stands.
@@ -411,6 +426,7 @@ impl Reducible for State {
                     e.set_lookups(lookups);
                 });
             }
+            Action::Pin(i, pin) => s.with_engine(|e| e.pin(i, pin)),
             Action::RemoveLookup(i) => {
                 s.selected = match s.selected {
                     Some(sel) if sel > i => Some(sel - 1),

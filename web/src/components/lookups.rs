@@ -178,6 +178,8 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
         e.stop_propagation();
         Action::RemoveLookup(i)
     });
+    let pinned = l.expect.is_some();
+    let pin = props.dispatch.reform(move |_: MouseEvent| Action::Pin(i, !pinned));
     // A click or focus on the row selects it, but not one on its buttons
     // and check boxes, which act on their own (selecting would redraw the
     // row under them, and a removed row must not become the selection).
@@ -240,6 +242,10 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
                     spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
                 if !props.readonly {
+                    <button type="button" class="icon" data-testid="pin" aria-pressed={pinned.to_string()} onclick={pin}
+                        aria-label={if pinned { "Forget the expected answer" } else { "Pin this answer as expected" }}
+                        title={if pinned { "Forget the expected answer" } else { "Pin this answer as expected: the row then tells whether the lookup still gives it, and hiera-lookup conformance runs the saved document as a test" }}>
+                        { if pinned { "★" } else { "☆" } }</button>
                     <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
                 }
             </div>
@@ -251,6 +257,12 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                 </div>
             }
             { result.map(|r| outcome_view(&r.outcome, props.format, "lookup")).unwrap_or_default() }
+            if let Some(check) = result.and_then(|r| r.expectation.as_ref()) {
+                <p class={classes!("expectation", if check.is_ok() { "pass" } else { "fail" })} data-testid="expectation"
+                    data-state={if check.is_ok() { "pass" } else { "fail" }}>
+                    { match check { Ok(()) => "✓ the expected answer".to_string(), Err(diff) => format!("✗ {diff}") } }
+                </p>
+            }
             if let Some(other) = result.and_then(|r| r.other_puppet.as_ref()) {
                 { other_puppet_view(other, props) }
             }
