@@ -41,6 +41,7 @@ pub mod lookup;
 pub mod lookup_options;
 pub mod merge;
 pub mod playground;
+pub mod report;
 pub mod scope;
 pub mod settings;
 pub mod share;

@@ -6,5 +6,6 @@ pub mod file_tree;
 pub mod key_browser;
 pub mod lookups;
 pub mod node_panel;
+pub mod report;
 pub mod toolbar;
 pub mod why;

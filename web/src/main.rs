@@ -18,6 +18,7 @@ use components::file_tree::FileTree;
 use components::key_browser::KeyBrowser;
 use components::lookups::Lookups;
 use components::node_panel::NodePanel;
+use components::report::Report;
 use components::toolbar::Toolbar;
 use components::why::Why;
 use hiera_core::case::Document;
@@ -249,6 +250,7 @@ fn app(props: &AppProps) -> Html {
     // The link and the document it is for (`State::loaded`): it is shown
     // only while that document is.
     let share_link = use_state(|| None::<(u64, String)>);
+    let report_open = use_state(|| false);
     let examples = use_state(Vec::<AttrValue>::new);
     let tab = use_state(|| Tab::Why);
     let theme = use_state(|| browser::load(browser::THEME).unwrap_or_default());
@@ -578,7 +580,7 @@ fn app(props: &AppProps) -> Html {
                     <p>{ "Drop a control repository folder, an exported zip or a case file to open it." }</p>
                 </div>
             }
-            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} format={state.format} {on_format} {on_theme}
+            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} on_report={{ let r = report_open.clone(); Callback::from(move |_| r.set(!*r)) }} format={state.format} {on_format} {on_theme}
                 on_eyaml={{ let e = eyaml_open.clone(); Callback::from(move |_| e.set(!*e)) }} />
             { secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!*eyaml_open} />
@@ -590,6 +592,9 @@ fn app(props: &AppProps) -> Html {
                     <span class="muted">{ format!("{} characters", link.len()) }</span>
                     <button type="button" class="icon" aria-label="Close" onclick={{ let s = share_link.clone(); Callback::from(move |_: MouseEvent| s.set(None)) }}>{ "×" }</button>
                 </div>
+            }
+            if *report_open {
+                <Report state={(*state).clone()} onclose={{ let r = report_open.clone(); Callback::from(move |_| r.set(false)) }} />
             }
             if matches!(*view, View::Shared | View::Example) {
                 <div class="shared-bar" data-testid="shared-bar">

@@ -23,6 +23,8 @@ pub struct ToolbarProps {
     pub on_reset: Callback<()>,
     /// Makes a link to this playground.
     pub on_share: Callback<()>,
+    /// Opens "Report it".
+    pub on_report: Callback<()>,
     /// The value format.
     pub format: Format,
     /// Changes the value format.
@@ -99,6 +101,8 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 <button type="button" data-testid="export-zip" onclick={export} title="The files as a control repository, with the puppet lookup commands">{ "Export zip" }</button>
                 <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
                 <button type="button" data-testid="share-button" onclick={share}>{ "Share link" }</button>
+                <button type="button" data-testid="report-button" onclick={props.on_report.reform(|_: MouseEvent| ())}
+                    title="The document and its answers as Markdown for an issue or a chat, and the markup to embed it">{ "Report it" }</button>
                 <button type="button" data-testid="eyaml-button" onclick={eyaml} title="Make eyaml keys and encrypt values, as the eyaml command does">{ "eyaml…" }</button>
                 <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>
                     { for Format::ALL.iter().map(|(f, label)| html! { <option value={*label} selected={*f == props.format}>{ format!("Values: {label}") }</option> }) }

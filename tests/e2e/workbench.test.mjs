@@ -1,0 +1,67 @@
+// The workbench of issue 27: expectations pinned on a row, and "Report it".
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { SCREENSHOTS, eventually, gotoReady, openFile, openPage, replaceEditorText, rowAt, start } from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const SAVED = "hiera-playground/document";
+const badge = (page, n) => rowAt(page, n).locator("[data-testid=expectation]");
+
+test("pinning a value makes the row say whether the lookup still gives it, kept with the work", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const pin = rowAt(page, 0).locator("[data-testid=pin]");
+  // The welcome example comes with the answers Puppet gave: already expected.
+  assert.equal(await pin.getAttribute("aria-pressed"), "true");
+  assert.equal(await badge(page, 0).getAttribute("data-state"), "pass");
+  await pin.click();
+  await eventually(() => badge(page, 0).count(), (n) => n === 0, { message: "the expectation forgotten" });
+  await pin.click();
+  await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "pass");
+  assert.match(await badge(page, 0).innerText(), /the expected answer/);
+  // The data changes under the pin: the row says what differs.
+  await openFile(page, "data/nodes/web01.example.com.yaml");
+  await replaceEditorText(page, "profile::web::port: 9090\n");
+  await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "fail");
+  assert.match(await badge(page, 0).innerText(), /expected value 8080, got value 9090/);
+  // The pin is part of the saved work (and of Save, share links and exports).
+  await eventually(() => page.evaluate((k) => localStorage.getItem(k) ?? "", SAVED), (t) => /expect:\n\s+value: 8080/.test(t));
+  await gotoReady(page, env.server.url);
+  await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "fail");
+  await page.screenshot({ path: `${SCREENSHOTS}/pinned-fail.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Report it copies the document as Markdown and gives the markup that embeds it", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
+  await page.click("[data-testid=report-button]");
+  const markdown = await eventually(() => page.inputValue("[data-testid=report-markdown]"), (t) => t.length > 0);
+  assert.match(markdown, /Puppet 8 \(OpenVox 8\.28\.1\), node `web01\.example\.com`, environment `production`\./);
+  assert.match(markdown, /\*\*`hiera\.yaml`\*\*\n\n```yaml\n# Hiera 5/);
+  assert.match(markdown, /\*\*`puppet lookup 'profile::web::port'`\*\*\n\n```\n--- 8080\n```/);
+  assert.match(markdown, /<details><summary>--explain<\/summary>\n\n```\nSearching for "lookup_options"/);
+  assert.match(await page.locator("[data-testid=report]").innerText(), /Private keys are left out/);
+  await page.click("[data-testid=copy-markdown]");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), markdown);
+  const script = await page.inputValue("[data-testid=embed-script]");
+  assert.match(script, /^<script src="http:\/\/[^"]+\/embed\.js" defer><\/script>\n<div class="hiera-playground" data-node="web01\.example\.com">/);
+  assert.match(script, /<pre data-lookups>profile::web::port\n/);
+  const iframe = await eventually(() => page.inputValue("[data-testid=embed-iframe]"), (t) => t.startsWith("<iframe"));
+  await page.screenshot({ path: `${SCREENSHOTS}/report.png` });
+  // The iframe markup, put in a page, shows the playground with its answers.
+  const host = await context.newPage();
+  await host.goto(`${env.server.url}demo.html`);
+  await host.setContent(`<!doctype html><body>${iframe}</body>`);
+  const frame = host.frameLocator("iframe");
+  await eventually(() => frame.locator("[data-testid=lookup-row]").first().getAttribute("data-value-json").catch(() => null), (v) => v === "8080");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,57 @@
+//! "Report it": the document with its answers as Markdown, copied for an
+//! issue tracker or a chat, and the markup that embeds it in a web page.
+//! What it holds is what a share link holds: private keys only when the
+//! user chose to include them.
+
+use hiera_core::report::{embed_markup, iframe_markup};
+use yew::prelude::*;
+
+use crate::browser;
+use crate::hooks::use_share_link::use_share_link;
+use crate::state::State;
+
+/// Props of [`Report`].
+#[derive(Properties, PartialEq)]
+pub struct ReportProps {
+    /// The page's state, reported as it stands.
+    pub state: State,
+    /// Closes the panel.
+    pub onclose: Callback<()>,
+}
+
+/// The panel.
+#[function_component(Report)]
+pub fn report(props: &ReportProps) -> Html {
+    let state = &props.state;
+    let markdown = {
+        let state = state.clone();
+        use_memo((state.revision, state.loaded, state.include_private_keys), move |_| state.report())
+    };
+    let link = use_share_link(Some(state.clone()));
+    let base = browser::page_url();
+    let base = base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+    let script = embed_markup(&state.shareable(), &base);
+    let copy = {
+        let markdown = markdown.clone();
+        Callback::from(move |_: MouseEvent| browser::copy(&markdown))
+    };
+    let select = Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select());
+    html! {
+        <section class="report" data-testid="report" aria-label="Report it">
+            <div class="report-head">
+                <h2>{ "Report it" }</h2>
+                <button type="button" class="icon" aria-label="Close" onclick={props.onclose.reform(|_| ())}>{ "×" }</button>
+            </div>
+            <p class="muted">{ if state.include_private_keys { "Private keys are included, as you chose for share links." } else { "Private keys are left out, as in share links: eyaml values then fail to decrypt." } }</p>
+            <h3>{ "Markdown, for an issue or a chat" }</h3>
+            <button type="button" data-testid="copy-markdown" onclick={copy}>{ "Copy Markdown" }</button>
+            <textarea readonly=true data-testid="report-markdown" aria-label="The document as Markdown" rows="8" value={(*markdown).clone()} onfocus={select.clone()} />
+            <h3>{ "Embed this" }</h3>
+            <label for="embed-iframe">{ "An iframe of this playground, all of it:" }</label>
+            <textarea id="embed-iframe" readonly=true data-testid="embed-iframe" rows="3" onfocus={select.clone()}
+                value={link.as_deref().map(iframe_markup).unwrap_or_else(|| "Making the link…".into())} />
+            <label for="embed-script">{ "Or the files in your page, made live by embed.js (files, facts, node and keys; it answers as Puppet 7):" }</label>
+            <textarea id="embed-script" readonly=true data-testid="embed-script" rows="6" value={script} onfocus={select} />
+        </section>
+    }
+}
