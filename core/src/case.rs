@@ -371,6 +371,21 @@ fn first_difference(expected: &str, got: &str) -> String {
 }
 
 impl Document {
+    /// A document to start from: a version 5 hiera.yaml with one level,
+    /// `common.yaml`, which is there and empty, answered as Puppet 8.
+    pub fn blank() -> Document {
+        let config = "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: Common\n    path: common.yaml\n";
+        Document {
+            description: None,
+            puppet: Puppet::V8,
+            environment: "production".into(),
+            node: None,
+            facts: Hash::default(),
+            files: vec![("hiera.yaml".into(), config.into()), ("data/common.yaml".into(), String::new())],
+            lookups: Vec::new(),
+        }
+    }
+
     /// Writes the document in the case format, with each lookup's expected
     /// answer (a pinned value makes the document a test) but without the
     /// recorded explanations, which only the oracle writes.

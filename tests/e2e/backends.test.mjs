@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import {
   ROOT, SCREENSHOTS, addLookup, attrWhen, browserSuite, checkRow, editorText, eventually, filePaths, gotoReady, openFile,
-  openPage, readCase, replaceEditorText, rowAt, rows, rowsWhen,
+  newPath, openPage, readCase, replaceEditorText, rowAt, rows, rowsWhen,
 } from "./helpers.mjs";
 
 const BACKENDS = `${ROOT}tests/conformance/backends/`;
@@ -114,7 +114,7 @@ test("the eyaml example decrypts in the page, and Why marks the decrypted value"
 });
 
 test("make keys, encrypt a value into a file, and look it up decrypted", async () => {
-  const { page, errors, context, answers } = await openPage(suite.env.browser, suite.env.server.url);
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   await openFile(page, "hiera.yaml");
   await replaceEditorText(page, [
     "version: 5",
@@ -129,8 +129,7 @@ test("make keys, encrypt a value into a file, and look it up decrypted", async (
     "    path: common.yaml",
     "",
   ].join("\n"));
-  answers.push("data/secrets.eyaml");
-  await page.locator("[data-testid=new-file]").click();
+  await newPath(page, "file", "data/secrets.eyaml");
   await page.locator(".file-title code", { hasText: "data/secrets.eyaml" }).waitFor();
   await replaceEditorText(page, "profile::db::password: ");
 

@@ -14,6 +14,7 @@ import {
   explainWhen,
   filePaths,
   gotoReady,
+  newPath,
   openFile,
   openPage,
   readCase,
@@ -32,18 +33,19 @@ const entry = (page, path) => page.locator(`[data-testid=file-entry][data-path="
 const CASES = `${ROOT}tests/conformance/cases/`;
 const EXAMPLES = `${ROOT}www/examples/`;
 
-pageTest("New file, rename and delete, with their dialogs", async ({ page, answers, asked }) => {
-  // Cancelling the prompt creates nothing.
+pageTest("New file, rename and delete: a path box for new ones, dialogs for the others", async ({ page, answers, asked }) => {
+  // The path box starts in data/ with the cursor in it; Escape creates nothing.
   const before = await filePaths(page);
-  answers.push(null);
   await page.locator("[data-testid=new-file]").click();
-  await eventually(() => asked.length, (n) => n === 1);
-  assert.equal(asked[0].type, "prompt");
-  assert.equal(asked[0].defaultValue, "data/");
+  const box = page.locator("[data-testid=new-path]");
+  assert.equal(await box.inputValue(), "data/");
+  assert.ok(await box.evaluate((el) => el === document.activeElement), "the cursor is in the box");
+  await page.keyboard.press("Escape");
+  await page.locator("[data-testid=new-path-form]").waitFor({ state: "detached" });
   assert.deepEqual(await filePaths(page), before);
+  assert.equal(asked.length, 0, "no browser dialog");
 
-  answers.push("data/notes.yaml");
-  await page.locator("[data-testid=new-file]").click();
+  await newPath(page, "file", "data/notes.yaml");
   await entry(page, "data/notes.yaml").waitFor();
   await page.locator(".file-title code", { hasText: "data/notes.yaml" }).waitFor();
   assert.equal(await entry(page, "data/notes.yaml").getAttribute("aria-current"), "true");
@@ -91,8 +93,7 @@ pageTest("renaming or deleting a data file changes the results", async ({ page, 
 });
 
 pageTest("a new folder, a new level and a new file that changes a result", async ({ page, answers }) => {
-  answers.push("data/teams");
-  await page.locator("[data-testid=new-folder]").click();
+  await newPath(page, "folder", "data/teams");
   await page.locator(".folder-name", { hasText: "teams/" }).waitFor();
 
   // A level for teams, after the common data.
@@ -105,8 +106,7 @@ pageTest("a new folder, a new level and a new file that changes a result", async
   await explainWhen(page, /Hierarchy entry "Per-team data"\n\s+Path "\/etc\/puppetlabs\/code\/environments\/production\/data\/teams\/blue\.yaml"\n\s+Original path: "teams\/%\{facts\.team\}\.yaml"\n\s+Path not found/);
 
   // The team's file adds a package to the unique merge.
-  answers.push("data/teams/blue.yaml");
-  await page.locator("[data-testid=new-file]").click();
+  await newPath(page, "file", "data/teams/blue.yaml");
   await entry(page, "data/teams/blue.yaml").waitFor();
   await page.locator(".file-title code", { hasText: "data/teams/blue.yaml" }).waitFor();
   await page.locator("[data-testid=editor] .cm-content").click();
@@ -178,7 +178,7 @@ pageTest("choosing a gallery example shows its lookups, as Puppet answered them"
   const gallery = page.locator("[data-testid=gallery]");
   const options = await gallery.locator("option").evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   const files = (await readdir(EXAMPLES)).filter((f) => f.endsWith(".yaml")).sort();
-  assert.deepEqual(options, files);
+  assert.deepEqual(options, ["blank", ...files]);
 
   const name = "18-hierarchy-example.yaml";
   const data = readCase(await readFile(`${EXAMPLES}${name}`, "utf8"));

@@ -170,6 +170,14 @@ export async function addLookup(page) {
   return rowAt(page, count);
 }
 
+/** Names a new file or folder (`kind`) in the file tree's inline box, as a person types it. */
+export async function newPath(page, kind, path) {
+  await page.locator(`[data-testid=new-${kind}]`).click();
+  const input = page.locator("[data-testid=new-path]");
+  await input.fill(path);
+  await input.press("Enter");
+}
+
 /** The paths of the file tree's files. */
 export function filePaths(page) {
   return page.$$eval("[data-testid=file-entry]", (els) => els.map((el) => el.getAttribute("data-path")));

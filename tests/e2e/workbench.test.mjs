@@ -1,7 +1,7 @@
 // The workbench of issue 27: expectations pinned on a row, and "Report it".
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, eventually, gotoReady, openFile, openPage, replaceEditorText, rowAt, start } from "./helpers.mjs";
+import { SCREENSHOTS, editorText, eventually, filePaths, gotoReady, openFile, openPage, replaceEditorText, rowAt, rows, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -62,6 +62,39 @@ test("Report it copies the document as Markdown and gives the markup that embeds
   await host.setContent(`<!doctype html><body>${iframe}</body>`);
   const frame = host.frameLocator("iframe");
   await eventually(() => frame.locator("[data-testid=lookup-row]").first().getAttribute("data-value-json").catch(() => null), (v) => v === "8080");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("start from nothing: a blank document, a new lookup with the cursor in its key, a file created from its step", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await page.selectOption("[data-testid=gallery]", "blank");
+  await eventually(() => filePaths(page), (p) => p.join() === "hiera.yaml,data/common.yaml");
+  assert.deepEqual(await rows(page), []);
+  await page.locator("[data-testid=shared-bar]").waitFor();
+  // A new lookup: the cursor in its key, and no error while it has none.
+  await page.click("[data-testid=add-lookup]");
+  const key = rowAt(page, 0).locator("[data-testid=lookup-key]");
+  await eventually(() => key.evaluate((el) => el === document.activeElement), Boolean, { message: "the cursor in the new key" });
+  assert.equal(await rowAt(page, 0).getAttribute("data-status"), "empty");
+  assert.equal(await rowAt(page, 0).locator("[data-testid=lookup-error]").count(), 0);
+  await page.keyboard.type("app::port");
+  await eventually(() => rowAt(page, 0).getAttribute("data-status"), (s) => s === "error");
+  // A level whose file is missing offers to create it, path filled in.
+  await openFile(page, "hiera.yaml");
+  await replaceEditorText(page, "version: 5\nhierarchy:\n  - name: Role\n    path: roles/%{facts.role}.yaml\n  - name: Common\n    path: common.yaml\n");
+  await page.locator("[data-testid=facts-editor]").click();
+  await page.keyboard.type("role: web");
+  await rowAt(page, 0).click();
+  const create = page.locator("[data-testid=merge-step][data-outcome=not-found] [data-testid=create-file]");
+  await eventually(() => create.count(), (n) => n === 1, { message: "a create-this-file button" });
+  await create.click();
+  await page.locator(".file-title code", { hasText: "data/roles/web.yaml" }).waitFor();
+  assert.equal((await editorText(page)).trim(), "");
+  await page.locator("[data-testid=editor] .cm-content").click();
+  await page.keyboard.type("app::port: 8080");
+  await eventually(() => rowAt(page, 0).getAttribute("data-value-json"), (v) => v === "8080");
+  await page.screenshot({ path: `${SCREENSHOTS}/blank-document.png` });
   assert.deepEqual(errors, []);
   await context.close();
 });

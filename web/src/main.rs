@@ -221,6 +221,9 @@ fn secrets_bar(state: &State, dispatch: &Callback<Action>) -> Html {
 }
 
 /// What the page says when an example replaces the visitor's work on screen.
+/// The gallery's choice that opens [`Document::blank`].
+const BLANK: &str = "blank";
+
 const EXAMPLE_SHOWN: &str = "You are looking at an example. Your own work is kept: \"Back to my work\" returns to it, \"Keep this\" makes the example your work.";
 
 /// Links longer than this are refused: chat tools and mail cut them.
@@ -362,10 +365,14 @@ fn app(props: &AppProps) -> Html {
         Callback::from(move |name: String| {
             let (dispatch, notify, view) = (dispatch.clone(), notify.clone(), view.clone());
             spawn_local(async move {
-                match browser::fetch_text(&format!("examples/{name}"))
-                    .await
-                    .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
-                {
+                let read = if name == BLANK {
+                    Ok(Document::blank())
+                } else {
+                    browser::fetch_text(&format!("examples/{name}"))
+                        .await
+                        .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+                };
+                match read {
                     // The visitor's work stays saved, one click away, as under a shared link.
                     Ok(doc) => {
                         if matches!(*view, View::Work) {
@@ -640,7 +647,7 @@ fn app(props: &AppProps) -> Html {
                     <div class="tab-body">
                         {
                             match *tab {
-                                Tab::Why => html! { <Why evaluation={selected_evaluation} relative={relative.clone()} reveal={reveal.clone()} /> },
+                                Tab::Why => html! { <Why evaluation={selected_evaluation} relative={relative.clone()} reveal={reveal.clone()} create={dispatch.reform(Action::CreateFile)} /> },
                                 Tab::Explain => html! { <Explain key_label={selected_label} evaluation={selected_evaluation} {relative} {reveal} /> },
                                 Tab::AllKeys => html! { <KeyBrowser keys={resolved} {open_file} /> },
                             }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::browser;
@@ -59,37 +60,64 @@ pub fn file_tree(props: &FileTreeProps) -> Html {
             _ => root.insert(p, &segments),
         }
     }
-    let new_file = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(path) = browser::prompt(
-                "New file (a path such as data/nodes/web01.yaml, or /etc/puppetlabs/puppet/hiera.yaml):",
-                "data/",
-            ) {
-                let path = path.trim().to_string();
-                if !path.is_empty() && !path.ends_with('/') {
-                    dispatch.emit(Action::CreateFile(path));
-                }
+    // New files and folders are named in a box inline: `Some(true)` for a folder.
+    let creating = use_state(|| None::<bool>);
+    let input = use_node_ref();
+    {
+        let input = input.clone();
+        use_effect_with(*creating, move |_| {
+            if let Some(input) = input.cast::<HtmlInputElement>() {
+                let _ = input.focus();
+            }
+        });
+    }
+    let start = |folder: bool| {
+        let creating = creating.clone();
+        Callback::from(move |_: MouseEvent| creating.set(Some(folder)))
+    };
+    let submit = {
+        let (dispatch, creating, input) = (props.dispatch.clone(), creating.clone(), input.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(input) = input.cast::<HtmlInputElement>() else { return };
+            let path = input.value().trim().to_string();
+            let path = match *creating {
+                Some(true) => format!("{}/", path.trim_end_matches('/')),
+                _ => path,
+            };
+            if path.trim_end_matches('/').is_empty() || (*creating == Some(false) && path.ends_with('/')) {
+                return;
+            }
+            dispatch.emit(Action::CreateFile(path));
+            creating.set(None);
+        })
+    };
+    let cancel = {
+        let creating = creating.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                creating.set(None);
             }
         })
     };
-    let new_folder = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(path) = browser::prompt("New folder:", "data/") {
-                let path = path.trim().trim_end_matches('/').to_string();
-                if !path.is_empty() {
-                    dispatch.emit(Action::CreateFile(format!("{path}/")));
-                }
-            }
-        })
+    let close = {
+        let creating = creating.clone();
+        Callback::from(move |_: MouseEvent| creating.set(None))
     };
     html! {
         <nav class="file-tree" aria-label="Files">
             <div class="tree-actions">
-                <button type="button" onclick={new_file} data-testid="new-file">{ "New file" }</button>
-                <button type="button" onclick={new_folder} data-testid="new-folder">{ "New folder" }</button>
+                <button type="button" onclick={start(false)} data-testid="new-file">{ "New file" }</button>
+                <button type="button" onclick={start(true)} data-testid="new-folder">{ "New folder" }</button>
             </div>
+            if let Some(folder) = *creating {
+                <form class="new-path" data-testid="new-path-form" onsubmit={submit} onkeydown={cancel}>
+                    <label for="new-path">{ if folder { "New folder" } else { "New file (data/nodes/web01.yaml, or /etc/puppetlabs/puppet/hiera.yaml)" } }</label>
+                    <input id="new-path" name="path" type="text" value="data/" spellcheck="false" autocomplete="off" data-testid="new-path" ref={input} />
+                    <button type="submit" data-testid="new-path-create">{ "Create" }</button>
+                    <button type="button" onclick={close}>{ "Cancel" }</button>
+                </form>
+            }
             <p class="tree-root">{ format!("environments/{}/", props.environment) }</p>
             { folder_view(&env, "", props) }
             if !absolute.files.is_empty() || !absolute.folders.is_empty() {

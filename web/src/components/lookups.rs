@@ -82,7 +82,29 @@ pub fn lookups(props: &LookupsProps) -> Html {
             focus_row(&list, next);
         })
     };
-    let add = props.dispatch.reform(|_: MouseEvent| Action::AddLookup);
+    // A lookup added with the button gets the cursor in its key.
+    let adding = use_mut_ref(|| false);
+    {
+        let (adding, list) = (adding.clone(), list.clone());
+        use_effect_with(props.lookups.len(), move |_| {
+            if std::mem::take(&mut *adding.borrow_mut()) {
+                let last = list.cast::<web_sys::Element>().and_then(|l| {
+                    let keys = l.query_selector_all("[data-testid=lookup-key]").ok()?;
+                    keys.item(keys.length().checked_sub(1)?)
+                });
+                if let Some(key) = last.and_then(|k| k.dyn_into::<HtmlElement>().ok()) {
+                    let _ = key.focus();
+                }
+            }
+        });
+    }
+    let add = {
+        let (dispatch, adding) = (props.dispatch.clone(), adding.clone());
+        Callback::from(move |_: MouseEvent| {
+            *adding.borrow_mut() = true;
+            dispatch.emit(Action::AddLookup);
+        })
+    };
     // A few messages at most: a list is smaller code than a set.
     let told = std::cell::RefCell::new(Vec::<&str>::new());
     html! {
@@ -91,7 +113,7 @@ pub fn lookups(props: &LookupsProps) -> Html {
             <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
                 { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| {
                     // A warning about the document (a hierarchy path) is told once, on the first row that meets it.
-                    let fresh: Vec<&Warning> = props.results.get(i).map_or(Vec::new(), |r| {
+                    let fresh: Vec<&Warning> = props.results.get(i).filter(|_| !unkeyed(l)).map_or(Vec::new(), |r| {
                         let mut told = told.borrow_mut();
                         let fresh: Vec<&Warning> = r.warnings.iter().filter(|w| !told.contains(&w.message.as_str())).collect();
                         told.extend(fresh.iter().map(|w| w.message.as_str()));
@@ -221,10 +243,12 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
         .as_ref()
         .map(|d| hiera_core::yaml::to_yaml(d).trim_start_matches("--- ").trim_end().to_string())
         .unwrap_or_default();
-    let result = props.results.get(i).map(|r| &**r);
+    let empty = unkeyed(l);
+    let result = props.results.get(i).map(|r| &**r).filter(|_| !empty);
     let (status, value_json, rendered, error) = match result.map(|r| &r.outcome) {
         Some(Outcome::Found(r)) => ("found", Some(r.json.clone()), r.rich.clone(), None),
         Some(Outcome::Failed { message, .. }) => ("error", None, None, Some(message.clone())),
+        None if empty => ("empty", None, None, None),
         None => ("pending", None, None, None),
     };
     html! {
@@ -256,6 +280,7 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                     <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
                 </div>
             }
+            if empty { <p class="muted" data-testid="lookup-empty">{ "Type a key to look it up." }</p> }
             { result.map(|r| outcome_view(&r.outcome, props.format, "lookup")).unwrap_or_default() }
             if let Some(check) = result.and_then(|r| r.expectation.as_ref()) {
                 <p class={classes!("expectation", if check.is_ok() { "pass" } else { "fail" })} data-testid="expectation"
@@ -305,6 +330,11 @@ fn other_puppet_view(other: &Outcome, props: &LookupsProps) -> Html {
             }
         </details>
     }
+}
+
+/// A lookup whose key is still to be typed: it has nothing to tell yet.
+fn unkeyed(l: &CaseLookup) -> bool {
+    l.keys.iter().all(|k| k.trim().is_empty())
 }
 
 fn set_keys(l: &mut CaseLookup, text: &str) {

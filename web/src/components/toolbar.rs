@@ -91,6 +91,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             <div class="toolbar">
                 <select aria-label="Open an example" data-testid="gallery" onchange={on_example}>
                     <option value="" selected=true>{ "Examples…" }</option>
+                    <option value="blank">{ "Blank document" }</option>
                     { for props.examples.iter().map(|f| html! { <option value={f.clone()}>{ example_title(f) }</option> }) }
                 </select>
                 <label class="button">

@@ -22,6 +22,8 @@ pub struct WhyProps {
     pub relative: Callback<String, String>,
     /// Opens a file at a line.
     pub reveal: Callback<(String, usize)>,
+    /// Creates a file (a document path) and opens it.
+    pub create: Callback<String>,
 }
 
 /// A value as compact text.
@@ -190,7 +192,10 @@ fn step_view(i: usize, s: &Step, current: bool, later: bool, props: &WhyProps) -
                 <span class={classes!("step-outcome", s.outcome.as_str())}>{ outcome_text }</span>
             </div>
             <div class="step-path">{ template_view(s) }{ " → " }
-                if s.outcome.as_str() == "not-found" { <code>{ &file }</code> }
+                if s.outcome.as_str() == "not-found" {
+                    <code>{ &file }</code>
+                    <button type="button" class="link create-file" data-testid="create-file" onclick={props.create.reform({ let file = file.clone(); move |_: MouseEvent| file.clone() })}>{ "create this file" }</button>
+                }
                 else { <button type="button" class="link" title={format!("Open {file}")} onclick={open}><code>{ &file }</code></button> }
             </div>
             if let Some(error) = &s.error {
