@@ -28,7 +28,7 @@ pageTest("a new lookup with a completed key, deep merge and a knockout prefix", 
   const row = await addLookup(page);
   assert.equal(await row.getAttribute("data-key"), "");
   assert.equal(await row.getAttribute("aria-selected"), "true", "the new row is selected");
-  assert.equal(await row.getAttribute("data-status"), "error");
+  assert.equal(await row.getAttribute("data-status"), "empty", "no error before it has a key");
 
   const key = row.locator("[data-testid=lookup-key]");
   assert.equal(await key.getAttribute("list"), "known-keys");

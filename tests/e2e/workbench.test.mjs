@@ -98,3 +98,63 @@ test("start from nothing: a blank document, a new lookup with the cursor in its 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the keyboard: ? lists the shortcuts, t opens a file, e the editor, a a lookup, ] and [ step; a skip link; the theme says which is on", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  // Tab from the top of the page reaches the skip link first; it moves focus past the file tree.
+  await page.keyboard.press("Tab");
+  const skip = page.locator(".skip-link");
+  assert.ok(await skip.evaluate((el) => el === document.activeElement), "the skip link is first");
+  assert.ok((await skip.boundingBox()).y >= 0, "and shows when focused");
+  await page.keyboard.press("Enter");
+  await eventually(() => page.evaluate(() => document.activeElement?.id), (id) => id === "editor-pane");
+  await page.locator("body").click({ position: { x: 5, y: 790 } });
+  await page.keyboard.press("?");
+  const help = page.locator("[data-testid=shortcuts]");
+  await help.waitFor();
+  assert.match(await help.innerText(), /t\s+open a file by its name/);
+  await page.screenshot({ path: `${SCREENSHOTS}/shortcuts.png` });
+  await page.keyboard.press("Escape");
+  await help.waitFor({ state: "detached" });
+  // Quick-open: type part of a path, Enter.
+  await page.keyboard.press("t");
+  await page.locator("[data-testid=quick-open-input]").waitFor();
+  await page.keyboard.type("Debian");
+  await page.keyboard.press("Enter");
+  await page.locator(".file-title code", { hasText: "data/os/Debian.yaml" }).waitFor();
+  // e puts the cursor in the editor: what is typed goes into the file.
+  await page.locator("body").click({ position: { x: 5, y: 790 } });
+  await page.keyboard.press("e");
+  await eventually(() => page.evaluate(() => document.activeElement?.classList.contains("cm-content")), Boolean, { message: "the editor focused" });
+  // a adds a lookup with the cursor in its key.
+  await page.locator("body").click({ position: { x: 5, y: 790 } });
+  const count = (await rows(page)).length;
+  await page.keyboard.press("a");
+  await eventually(() => rows(page), (r) => r.length === count + 1);
+  // ] and [ step through Why.
+  await rowAt(page, 2).click();
+  const position = () => page.locator("[data-testid=step-position]").innerText();
+  const places = await eventually(position, (t) => /^\d+ places$/.test(t));
+  const n = parseInt(places, 10);
+  await page.locator("body").click({ position: { x: 5, y: 790 } });
+  await page.keyboard.press("]");
+  await eventually(position, (t) => t === `Step 1 of ${n}`);
+  await page.keyboard.press("]");
+  await eventually(position, (t) => t === `Step 2 of ${n}`);
+  await page.keyboard.press("[");
+  await eventually(position, (t) => t === `Step 1 of ${n}`);
+  // Typing in a field is typing, not a shortcut.
+  await page.locator("[data-testid=node-input]").fill("");
+  await page.locator("[data-testid=node-input]").type("a?t");
+  assert.equal(await help.count(), 0);
+  assert.equal((await rows(page)).length, count + 1);
+  // The theme button names the theme that is on.
+  const theme = page.locator("[data-testid=theme]");
+  assert.equal(await theme.innerText(), "◐ System");
+  await theme.click();
+  assert.equal(await theme.innerText(), "☾ Dark");
+  assert.match(await theme.getAttribute("title"), /dark \(click for light\)/);
+  await page.screenshot({ path: `${SCREENSHOTS}/dark-workbench.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

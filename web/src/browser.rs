@@ -224,10 +224,10 @@ pub fn clear_fragment() {
     }
 }
 
-/// Calls `f` on each `event` (such as `pagehide`, `hashchange`) of the
-/// window; stops when the returned guard is dropped.
-pub fn on_window(event: &'static str, f: impl Fn() + 'static) -> Option<impl Drop> {
-    struct Listener(&'static str, Closure<dyn FnMut()>);
+/// Calls `f` on each `event` (such as `pagehide`, `hashchange`, `keydown`)
+/// of the window; stops when the returned guard is dropped.
+pub fn on_window(event: &'static str, f: impl Fn(web_sys::Event) + 'static) -> Option<impl Drop> {
+    struct Listener(&'static str, Closure<dyn FnMut(web_sys::Event)>);
     impl Drop for Listener {
         fn drop(&mut self) {
             if let Some(w) = web_sys::window() {
@@ -235,7 +235,7 @@ pub fn on_window(event: &'static str, f: impl Fn() + 'static) -> Option<impl Dro
             }
         }
     }
-    let closure = Closure::<dyn FnMut()>::new(f);
+    let closure = Closure::<dyn FnMut(web_sys::Event)>::new(f);
     web_sys::window()?.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).ok()?;
     Some(Listener(event, closure))
 }

@@ -7,5 +7,6 @@ pub mod key_browser;
 pub mod lookups;
 pub mod node_panel;
 pub mod report;
+pub mod shortcuts;
 pub mod toolbar;
 pub mod why;

@@ -19,6 +19,7 @@ use components::key_browser::KeyBrowser;
 use components::lookups::Lookups;
 use components::node_panel::NodePanel;
 use components::report::Report;
+use components::shortcuts::Shortcuts;
 use components::toolbar::Toolbar;
 use components::why::Why;
 use hiera_core::case::Document;
@@ -290,7 +291,7 @@ fn app(props: &AppProps) -> Html {
             let (latest, working) = (latest.clone(), working.clone());
             use_effect_with((), move |_| {
                 // Hidden or left (reload, close, another tab).
-                let listener = browser::on_window("pagehide", move || {
+                let listener = browser::on_window("pagehide", move |_| {
                     if *working.borrow() {
                         browser::save(browser::SAVED_DOCUMENT, &latest.borrow().document().to_yaml());
                     }
@@ -347,7 +348,7 @@ fn app(props: &AppProps) -> Html {
     // A link pasted into this tab changes only the fragment: open it as a
     // fresh tab would (the page changes its own fragment without this event).
     use_effect_with((), |_| {
-        let listener = browser::on_window("hashchange", browser::reload);
+        let listener = browser::on_window("hashchange", |_| browser::reload());
         move || drop(listener)
     });
 
@@ -587,7 +588,8 @@ fn app(props: &AppProps) -> Html {
                     <p>{ "Drop a control repository folder, an exported zip or a case file to open it." }</p>
                 </div>
             }
-            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} on_report={{ let r = report_open.clone(); Callback::from(move |_| r.set(!*r)) }} format={state.format} {on_format} {on_theme}
+            <Shortcuts paths={paths.clone()} dispatch={dispatch.clone()} on_share={on_share.clone()} />
+            <Toolbar examples={(*examples).clone()} {on_example} {on_open} {on_save} {on_export} {on_reset} {on_share} theme={AttrValue::from((*theme).clone())} on_report={{ let r = report_open.clone(); Callback::from(move |_| r.set(!*r)) }} format={state.format} {on_format} {on_theme}
                 on_eyaml={{ let e = eyaml_open.clone(); Callback::from(move |_| e.set(!*e)) }} />
             { secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!*eyaml_open} />
@@ -627,7 +629,7 @@ fn app(props: &AppProps) -> Html {
                     <NodePanel puppet={puppet} node={AttrValue::from(node)} environment={AttrValue::from(environment)} facts={state.facts_text.clone()}
                         facts_error={state.facts_error.clone()} dispatch={dispatch.clone()} />
                 </aside>
-                <section class="pane editor-pane" aria-label="Editor">
+                <section class="pane editor-pane" id="editor-pane" tabindex="-1" aria-label="Editor">
                     if let (Some(path), Some(text)) = (state.open_file.clone(), open_text) {
                         <h2 class="file-title"><code>{ path.clone() }</code></h2>
                         // One editor per file, so undo history never crosses files.

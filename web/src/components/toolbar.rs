@@ -31,6 +31,8 @@ pub struct ToolbarProps {
     pub on_format: Callback<Format>,
     /// Cycles the colour theme.
     pub on_theme: Callback<()>,
+    /// The colour theme chosen: `dark`, `light`, or empty for the system's.
+    pub theme: AttrValue,
     /// Shows or hides the eyaml tools.
     pub on_eyaml: Callback<()>,
 }
@@ -85,6 +87,12 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let share = props.on_share.reform(|_: MouseEvent| ());
     let theme = props.on_theme.reform(|_: MouseEvent| ());
     let eyaml = props.on_eyaml.reform(|_: MouseEvent| ());
+    // The button says which theme is on, and what a click turns it to.
+    let (label, title) = match props.theme.as_str() {
+        "dark" => ("☾ Dark", "Colour theme: dark (click for light)"),
+        "light" => ("☀ Light", "Colour theme: light (click for the system's)"),
+        _ => ("◐ System", "Colour theme: the system's (click for dark)"),
+    };
     html! {
         <header class="topbar">
             <h1>{ "Hiera Playground" }</h1>
@@ -108,7 +116,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 <select aria-label="Show values as" data-testid="value-format" onchange={on_format}>
                     { for Format::ALL.iter().map(|(f, label)| html! { <option value={*label} selected={*f == props.format}>{ format!("Values: {label}") }</option> }) }
                 </select>
-                <button type="button" aria-label="Switch colour theme" title="Switch colour theme" data-testid="theme" onclick={theme}>{ "◐" }</button>
+                <button type="button" {title} data-testid="theme" data-theme={props.theme.clone()} onclick={theme}>{ label }</button>
             </div>
         </header>
     }
