@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Builds the fuzz targets' seed corpora from the conformance cases and the gallery."""
-import glob, hashlib, os, re
+"""Builds the fuzz targets' seed corpora (corpus/, not committed) from the
+conformance cases, the gallery and the inputs of past crashes (regressions/)."""
+import glob, hashlib, os, re, shutil
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 cases = sorted(glob.glob(f"{ROOT}/../tests/conformance/*/*.yaml") + glob.glob(f"{ROOT}/../www/examples/*.yaml"))
@@ -45,3 +46,7 @@ for pattern in ["*.yaml", "**/*.yaml", "{a,b}.yaml", "sub/[cd]*", "?.yaml", "**/
     put("glob", pattern)
 for link in ["h1.", "h1.AAAA", "h2.abc", "garbage", "h1.eJzLSM3JyVcozy/KSQEAGgQEXQ"]:
     put("share_link", link)
+for path in glob.glob(f"{ROOT}/regressions/*/*"):
+    target = os.path.basename(os.path.dirname(path))
+    os.makedirs(f"{ROOT}/corpus/{target}", exist_ok=True)
+    shutil.copy(path, f"{ROOT}/corpus/{target}/")

@@ -791,10 +791,12 @@ mod tests {
         }
     }
 
-    /// Every case, gallery example and fuzz seed, and the data files in them.
+    /// Every case, gallery example and past fuzz crash, and the data files in
+    /// them (the fuzz seeds are made of the same files).
     fn corpus() -> Vec<String> {
         let mut texts = Vec::new();
-        for dir in ["../tests/conformance/cases", "../tests/conformance/own", "../www/examples", "../fuzz/corpus/yaml"]
+        for dir in
+            ["../tests/conformance/cases", "../tests/conformance/own", "../www/examples", "../fuzz/regressions/yaml"]
         {
             texts_under(dir, &mut texts);
         }
