@@ -19,9 +19,9 @@ const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: "
 // Offline, as Trunk builds: scripts/setup has fetched every crate.
 run("cargo", [
   "build", "--offline", "--locked", "-p", "hiera-backends-wasm", "--target", "wasm32-unknown-unknown",
-  ...(release ? ["--release"] : []),
+  ...(release ? ["--profile", "web"] : []),
 ]);
-const wasm = path.join(root, "target/wasm32-unknown-unknown", release ? "release" : "debug", "hiera_backends_wasm.wasm");
+const wasm = path.join(root, "target/wasm32-unknown-unknown", release ? "web" : "debug", "hiera_backends_wasm.wasm");
 const out = path.join(staging, "backends");
 run("wasm-bindgen", ["--target", "web", "--no-typescript", "--out-dir", out, wasm]);
 if (release) {
