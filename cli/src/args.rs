@@ -138,48 +138,48 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
         return Ok(Command::Bench { repo: repo.ok_or("bench needs a repo")?, out, passes });
     }
     let mut o = Options { environment: "production".into(), ..Options::default() };
-    let mut it = argv.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| format!("{name} needs a value"))
-        };
-        match flag {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--root" => o.root = Some(value(flag)?),
-            "--env-dir" => o.env_dir = Some(value(flag)?),
-            "--node" => o.node = Some(value(flag)?),
-            "--environment" => o.environment = value(flag)?,
-            "--facts" => o.facts = Some(value(flag)?),
-            "--puppet" => {
-                let v = value(flag)?;
+    // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
+    // after it a key); the messages are puppet lookup's.
+    let mut p = lexopt::Parser::from_args(argv);
+    let value = |p: &mut lexopt::Parser, name: &str| -> Result<String, String> {
+        p.value().ok().and_then(|v| v.into_string().ok()).ok_or_else(|| format!("--{name} needs a value"))
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        use lexopt::Arg::{Long, Short, Value as Key};
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Long("root") => o.root = Some(value(&mut p, "root")?),
+            Long("env-dir") => o.env_dir = Some(value(&mut p, "env-dir")?),
+            Long("node") => o.node = Some(value(&mut p, "node")?),
+            Long("environment") => o.environment = value(&mut p, "environment")?,
+            Long("facts") => o.facts = Some(value(&mut p, "facts")?),
+            Long("puppet") => {
+                let v = value(&mut p, "puppet")?;
                 o.puppet = v
                     .parse()
                     .ok()
                     .and_then(hiera_core::Puppet::from_major)
                     .ok_or_else(|| format!("--puppet must be 7 or 8, not '{v}'"))?;
             }
-            "--merge" => o.merge = Some(value(flag)?),
-            "--knock-out-prefix" => o.knockout_prefix = Some(value(flag)?),
-            "--sort-merged-arrays" => o.sort_merged_arrays = true,
-            "--merge-hash-arrays" => o.merge_hash_arrays = true,
-            "--default" => o.default = Some(value(flag)?),
-            "--type" => o.value_type = Some(value(flag)?),
-            "--explain" => o.explain = true,
-            "--all" => o.all = true,
-            "--render-as" => {
-                o.render_as = Some(match value(flag)?.as_str() {
+            Long("merge") => o.merge = Some(value(&mut p, "merge")?),
+            Long("knock-out-prefix") => o.knockout_prefix = Some(value(&mut p, "knock-out-prefix")?),
+            Long("sort-merged-arrays") => o.sort_merged_arrays = true,
+            Long("merge-hash-arrays") => o.merge_hash_arrays = true,
+            Long("default") => o.default = Some(value(&mut p, "default")?),
+            Long("type") => o.value_type = Some(value(&mut p, "type")?),
+            Long("explain") => o.explain = true,
+            Long("all") => o.all = true,
+            Long("render-as") => {
+                o.render_as = Some(match value(&mut p, "render-as")?.as_str() {
                     "s" => RenderAs::S,
                     "json" => RenderAs::Json,
                     "yaml" => RenderAs::Yaml,
                     other => return Err(format!("Unknown rendering format '{other}'")),
                 })
             }
-            f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown option '{f}'")),
-            key => o.keys.push(key.to_string()),
+            Long(f) => return Err(format!("unknown option '--{f}'")),
+            Short(c) => return Err(format!("unknown option '-{c}'")),
+            Key(k) => o.keys.push(k.into_string().map_err(|k| format!("a key that is not UTF-8: {k:?}"))?),
         }
     }
     if o.keys.is_empty() && !o.all {
@@ -189,4 +189,57 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
         return Err("give --root DIR or --env-dir DIR".into());
     }
     Ok(Command::Lookup(o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(args: &[&str]) -> Result<Options, String> {
+        match parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())? {
+            Command::Lookup(o) => Ok(o),
+            other => Err(format!("not a lookup: {other:?}")),
+        }
+    }
+
+    #[test]
+    fn reads_puppet_lookup_s_options_and_keys() {
+        let o = lookup(&[
+            "--env-dir=env",
+            "--node",
+            "web01",
+            "--merge",
+            "deep",
+            "--knock-out-prefix",
+            "--",
+            "--explain",
+            "k",
+        ])
+        .unwrap();
+        assert_eq!((o.env_dir.as_deref(), o.node.as_deref()), (Some("env"), Some("web01")));
+        assert_eq!((o.merge.as_deref(), o.knockout_prefix.as_deref()), (Some("deep"), Some("--")));
+        assert!(o.explain);
+        assert_eq!(o.keys, ["k"]);
+    }
+
+    #[test]
+    fn every_argument_after_a_double_dash_is_a_key() {
+        let o = lookup(&["--env-dir", "env", "--facts", "f.yaml", "--", "ntp::servers", "--not-an-option"]).unwrap();
+        assert_eq!(o.keys, ["ntp::servers", "--not-an-option"]);
+        assert_eq!(o.facts.as_deref(), Some("f.yaml"));
+    }
+
+    #[test]
+    fn says_what_is_wrong_as_puppet_lookup_does() {
+        assert_eq!(lookup(&["--env-dir", "e", "--bogus", "k"]).unwrap_err(), "unknown option '--bogus'");
+        assert_eq!(lookup(&["--env-dir", "e", "--node"]).unwrap_err(), "--node needs a value");
+        assert_eq!(lookup(&["--env-dir", "e", "--puppet", "9", "k"]).unwrap_err(), "--puppet must be 7 or 8, not '9'");
+        assert_eq!(
+            lookup(&["--env-dir", "e", "--render-as", "xml", "k"]).unwrap_err(),
+            "Unknown rendering format 'xml'"
+        );
+        assert_eq!(lookup(&["--env-dir", "e"]).unwrap_err(), "No keys were given to lookup.");
+        assert_eq!(lookup(&["k"]).unwrap_err(), "give --root DIR or --env-dir DIR");
+        assert!(matches!(parse(&["-h".to_string()]), Ok(Command::Help)));
+    }
 }
