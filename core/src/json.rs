@@ -17,6 +17,14 @@ pub struct JsonError {
     pub offset: usize,
 }
 
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
 /// The most nesting the reader follows (the gem's own default limit).
 const MAX_NESTING: usize = 100;
 

@@ -42,6 +42,8 @@ impl std::fmt::Display for ShareError {
     }
 }
 
+impl std::error::Error for ShareError {}
+
 /// The text a link packs: the document in the case format, with `open` and
 /// `selected`.
 pub fn text(shared: &Shared) -> String {

@@ -124,6 +124,15 @@ pub struct YamlError {
     pub names_file: bool,
 }
 
+/// Psych's message (without the file name), as Puppet prints it.
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
 /// The most nodes one document may expand to through aliases; a "billion
 /// laughs" document ends here instead of exhausting memory.
 pub const MAX_NODES: usize = 1_000_000;
