@@ -27,6 +27,66 @@ pub fn read_root(root: &Path, environment: &str, files: &mut Files) -> Result<()
     Ok(())
 }
 
+/// Lists, under `root`, the directories outside Puppet's own that the
+/// listed hiera.yaml files name by absolute path (a level's
+/// `/srv/hiera/%{facts.whereami}.yaml`, an absolute `datadir`), so that they
+/// are read as Puppet reads them. Each is walked from its fixed part (up to
+/// the first `%{` or glob character); one that is `/` itself is not.
+pub fn read_outside_paths(root: &Path, files: &mut Files) -> Result<(), String> {
+    let configs: Vec<String> =
+        files.iter().map(|(p, _)| p.to_string()).filter(|p| p.ends_with("/hiera.yaml")).collect();
+    let mut dirs: Vec<String> = Vec::new();
+    for config in configs {
+        let Some(Ok(Some((Value::Hash(h), _)))) = files.read(&config).map(hiera_core::yaml::load) else { continue };
+        let get = |h: &Hash, k: &str| h.get(&Value::from(k)).cloned();
+        let datadir_of = |h: &Hash| get(h, "datadir").map(|d| d.to_ruby_s());
+        let default_datadir = get(&h, "defaults").and_then(|d| d.as_hash().and_then(datadir_of));
+        let levels = ["hierarchy", "default_hierarchy"].into_iter().filter_map(|k| get(&h, k));
+        for level in levels.flat_map(|l| l.as_array().map(|a| a.to_vec()).unwrap_or_default()) {
+            let Some(level) = level.as_hash() else { continue };
+            let datadir = datadir_of(level).or_else(|| default_datadir.clone()).unwrap_or_default();
+            let mut paths: Vec<String> = Vec::new();
+            for k in ["path", "glob"] {
+                paths.extend(get(level, k).map(|v| v.to_ruby_s()));
+            }
+            for k in ["paths", "globs"] {
+                paths.extend(
+                    get(level, k)
+                        .and_then(|v| v.as_array().map(|a| a.iter().map(Value::to_ruby_s).collect::<Vec<_>>()))
+                        .unwrap_or_default(),
+                );
+            }
+            paths.extend(get(level, "mapped_paths").and_then(|m| m.as_array()?.get(2).map(Value::to_ruby_s)));
+            if datadir.starts_with('/') {
+                paths.push(format!("{datadir}/"));
+            }
+            for path in paths {
+                let path = if path.starts_with('/') {
+                    path
+                } else if datadir.starts_with('/') {
+                    format!("{datadir}/{path}")
+                } else {
+                    continue;
+                };
+                let fixed = &path[..path.find(['%', '*', '?', '[', '{']).unwrap_or(path.len())];
+                let dir = fixed.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                let puppet_s = dir.starts_with("/etc/puppetlabs") || dir.starts_with("/opt/puppetlabs");
+                if !dir.is_empty() && !puppet_s && !dirs.iter().any(|d| dir.starts_with(&format!("{d}/")) || *d == dir)
+                {
+                    dirs.push(dir);
+                }
+            }
+        }
+    }
+    for dir in dirs {
+        let on_disk = root.join(dir.trim_start_matches('/'));
+        if on_disk.is_dir() {
+            walk(&on_disk, &dir, &|_| false, files)?;
+        }
+    }
+    Ok(())
+}
+
 /// Lists every file below `dir` as `at/<relative path>`. Only the names are
 /// read now; a file's text is read when a lookup first reads the file, so
 /// that the manifests, templates and files of a control repository's

@@ -173,6 +173,23 @@ fn root_plays_the_machine_s_root_directory() {
 }
 
 #[test]
+fn root_reads_levels_at_absolute_paths_outside_puppet_s_directories() {
+    let scratch = Scratch::new("outside");
+    let env = "root/etc/puppetlabs/code/environments/production";
+    let config = "version: 5\nhierarchy:\n  - name: Shared\n    path: '/srv/hiera-shared/%{facts.whereami}.yaml'\n  - name: Absolute datadir\n    datadir: /var/lib/hiera\n    path: common.yaml\n";
+    scratch
+        .write(&format!("{env}/hiera.yaml"), config)
+        .write(&format!("{env}/data/common.yaml"), "motd: env\n")
+        .write("root/srv/hiera-shared/nyc.yaml", "motd: shared nyc\n")
+        .write("root/var/lib/hiera/common.yaml", "proxy: absolute datadir\n")
+        .write("facts.yaml", "whereami: nyc\n");
+    let shared = run(&["--root", "root", "--facts", "facts.yaml", "--", "motd"], &scratch.0);
+    assert_eq!((shared.status.code(), stdout(&shared).as_str()), (Some(0), "--- shared nyc\n"));
+    let datadir = run(&["--root", "root", "--facts", "facts.yaml", "proxy"], &scratch.0);
+    assert_eq!((datadir.status.code(), stdout(&datadir).as_str()), (Some(0), "--- absolute datadir\n"));
+}
+
+#[test]
 fn files_that_are_not_regular_files_are_left_alone() {
     // Opening a named pipe waits for a writer that never comes: a module
     // holding one must not stop a lookup that has no use for it.
