@@ -32,6 +32,7 @@ pub mod data;
 mod error;
 pub mod explain;
 pub mod eyaml;
+pub mod facts;
 pub mod fs;
 pub mod hocon;
 pub mod interpolate;

@@ -9,9 +9,10 @@ import { ROOT } from "./helpers.mjs";
 
 const BUDGET = 400 * 1024;
 // Loaded later (the editor, the eyaml tools when opened), only for documents
-// that use eyaml or HOCON (backends/), or not by the page at all.
+// that use eyaml or HOCON (backends/), when chosen (examples/, facts/), or
+// not by the page at all.
 const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "sw.js"]);
-const NOT_COUNTED_DIRS = new Set(["backends"]);
+const NOT_COUNTED_DIRS = new Set(["backends", "facts"]);
 
 async function files(dir) {
   const out = [];

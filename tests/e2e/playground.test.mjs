@@ -194,7 +194,7 @@ pageTest("facts, presets, node name and environment change the results", async (
   assert.deepEqual((await rows(page)).map((r) => r.json), before.map((r) => r.json));
 
   // A preset sets the facts and the node: a RedHat database server.
-  await page.locator("[data-testid=facts-preset]").selectOption({ label: "Database node" });
+  await page.locator("[data-testid=facts-preset]").selectOption({ label: "RHEL / Rocky 9" });
   await attrWhen(rowAt(page, 4), "data-value-json", '"Managed by Puppet on RedHat 9"');
   assert.equal(await page.locator("[data-testid=node-input]").inputValue(), "db01.example.com");
   assert.match(await facts.inputValue(), /^role: database$/m);

@@ -158,3 +158,24 @@ test("the keyboard: ? lists the shortcuts, t opens a file, e the editor, a a loo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("facts: a PuppetDB factset pasted gives the node's facts and name; presets of current platforms in Facter 4's layout", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await page.locator("[data-testid=node-input]").fill("");
+  const factset = JSON.stringify([{ certname: "pdb01.example.com", environment: "production", facts: { data: [
+    { name: "role", value: "web" }, { name: "os", value: { family: "RedHat", release: { major: "9" } } },
+  ] } }]);
+  await page.locator("[data-testid=facts-editor]").fill(factset);
+  await eventually(() => page.inputValue("[data-testid=node-input]"), (n) => n === "pdb01.example.com");
+  assert.equal(await page.locator("[data-testid=facts-error]").count(), 0);
+  // The motd names the OS family the factset gave.
+  const motd = page.locator('[data-testid=lookup-row][data-key="profile::base::motd"]');
+  await eventually(() => motd.getAttribute("data-value-json"), (v) => v === '"Managed by Puppet on RedHat 9"');
+  // A preset: Debian 13's facts, fetched when chosen.
+  await page.selectOption("[data-testid=facts-preset]", { label: "Debian 13" });
+  await eventually(() => page.inputValue("[data-testid=facts-editor]"), (t) => /codename: trixie/.test(t));
+  assert.equal(await page.inputValue("[data-testid=node-input]"), "web02.example.com");
+  await eventually(() => motd.getAttribute("data-value-json"), (v) => v === '"Managed by Puppet on Debian 13"');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

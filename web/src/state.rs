@@ -323,15 +323,11 @@ pub fn facts_to_text(facts: &Hash) -> String {
     hiera_core::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
 }
 
-/// Reads the facts editor's text: a YAML hash (or nothing).
-pub fn parse_facts(text: &str) -> Result<Hash, String> {
-    match hiera_core::yaml::load(text) {
-        Ok(None) => Ok(Hash::default()),
-        Ok(Some((Value::Hash(h), _))) => Ok(h),
-        Ok(Some(_)) => Err("The facts must be a hash: one `name: value` per line.".into()),
-        // The message ends with the position.
-        Err(e) => Err(format!("Facts: {}", e.message)),
-    }
+/// Reads the facts editor's text: YAML or JSON facts as `facter`, `puppet
+/// facts` or PuppetDB give them (or nothing).
+fn parse_facts(text: &str) -> Result<hiera_core::facts::NodeFacts, String> {
+    // The message ends with the position, where there is one.
+    hiera_core::facts::read(text).map_err(|e| format!("Facts: {e}"))
 }
 
 impl Reducible for State {
@@ -392,9 +388,16 @@ impl Reducible for State {
             }
             Action::SetFacts(text) => {
                 match parse_facts(&text) {
-                    Ok(facts) => {
+                    Ok(read) => {
                         s.facts_error = None;
-                        s.with_engine(|e| e.set_facts(facts));
+                        // A factset or `puppet facts find` names its node beside the facts.
+                        let name = read.certname.filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
+                        s.with_engine(|e| {
+                            if let Some(name) = name.filter(|_| e.document().node.is_none()) {
+                                e.set_node_name(Some(name));
+                            }
+                            e.set_facts(read.facts)
+                        });
                     }
                     Err(message) => s.facts_error = Some(message.into()),
                 }

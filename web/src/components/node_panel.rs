@@ -8,23 +8,16 @@ use hiera_core::Puppet;
 
 use crate::state::Action;
 
-/// Facts of typical nodes: (label, node name, facts as YAML).
+/// Nodes of current platforms, with their facts as Facter 4 gives them:
+/// (label, node name, file under `facts/`, fetched when chosen).
 const PRESETS: &[(&str, &str, &str)] = &[
-    (
-        "Linux web node",
-        "web01.example.com",
-        "role: web\nos:\n  family: Debian\n  name: Debian\n  release:\n    major: \"12\"\n    full: \"12.5\"\nkernel: Linux\nvirtual: kvm\nnetworking:\n  ip: 10.0.1.21\n  domain: example.com\n",
-    ),
-    (
-        "Database node",
-        "db01.example.com",
-        "role: database\nos:\n  family: RedHat\n  name: Rocky\n  release:\n    major: \"9\"\n    full: \"9.3\"\nkernel: Linux\nvirtual: physical\nmemory:\n  system:\n    total_bytes: 68719476736\nnetworking:\n  ip: 10.0.2.10\n  domain: example.com\n",
-    ),
-    (
-        "Windows node",
-        "win01.example.com",
-        "role: app\nos:\n  family: windows\n  name: windows\n  release:\n    major: \"2022\"\n    full: \"2022\"\nkernel: windows\nvirtual: hyperv\nnetworking:\n  ip: 10.0.3.15\n  domain: example.com\n",
-    ),
+    ("Debian 12", "web01.example.com", "debian12.yaml"),
+    ("Debian 13", "web02.example.com", "debian13.yaml"),
+    ("Ubuntu 24.04", "app01.example.com", "ubuntu2404.yaml"),
+    ("RHEL / Rocky 9", "db01.example.com", "rocky9.yaml"),
+    ("Windows Server 2022", "win01.example.com", "windows2022.yaml"),
+    ("FreeBSD 14", "proxy01.example.com", "freebsd14.yaml"),
+    ("macOS 14", "mac01.example.com", "macos14.yaml"),
     ("No facts", "", ""),
 ];
 
@@ -64,9 +57,24 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
             let select = e.target_unchecked_into::<HtmlSelectElement>();
-            if let Some((_, node, facts)) = select.value().parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
-                dispatch.emit(Action::SetFacts(facts.to_string()));
-                dispatch.emit(Action::SetNode(node.to_string()));
+            if let Some(&(_, node, file)) = select.value().parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
+                let dispatch = dispatch.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let facts = match file {
+                        "" => Ok(String::new()),
+                        file => crate::browser::fetch_text(&format!("facts/{file}")).await,
+                    };
+                    match facts {
+                        Ok(facts) => {
+                            dispatch.emit(Action::SetFacts(facts));
+                            dispatch.emit(Action::SetNode(node.to_string()));
+                        }
+                        Err(e) => dispatch.emit(Action::Notify(crate::state::Notice {
+                            text: format!("Could not fetch the facts of {file}: {e}"),
+                            error: true,
+                        })),
+                    }
+                });
             }
             select.set_value("");
         })
@@ -92,7 +100,7 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
                     spellcheck="false" autocomplete="off" oninput={on_env} />
             </label>
             <div class="facts-head">
-                <label for="facts">{ "Facts (YAML)" }</label>
+                <label for="facts" title="YAML or JSON: paste facter -y, puppet facts show or a PuppetDB factset">{ "Facts" }</label>
                 <select aria-label="Facts preset" data-testid="facts-preset" onchange={on_preset}>
                     <option value="" selected=true>{ "Preset…" }</option>
                     { for PRESETS.iter().enumerate().map(|(i, (label, _, _))| html! { <option value={i.to_string()}>{ *label }</option> }) }
