@@ -21,6 +21,9 @@ OPTIONS
   --puppet 7|8               answer as Puppet 7.23 or as Puppet 8 (OpenVox 8.28.1) does
                              (default: 8)
   --facts FILE               the node's facts, YAML or JSON
+  --facts-dir DIR            every node at once: one facts file each (facter -y, puppet facts
+                             show, a PuppetDB factset), named by its certname or file name;
+                             prints NODE: {KEY: VALUE} (a failing key as {error: MESSAGE})
   --merge first|unique|hash|deep
   --knock-out-prefix P       with --merge deep
   --sort-merged-arrays       with --merge deep
@@ -68,7 +71,7 @@ pub enum Command {
         passes: usize,
     },
     /// Look keys up.
-    Lookup(Options),
+    Lookup(Box<Options>),
 }
 
 /// The options of a lookup.
@@ -81,6 +84,8 @@ pub struct Options {
     pub environment: String,
     pub puppet: hiera_core::Puppet,
     pub facts: Option<String>,
+    /// A directory of facts files, one a node: every node is looked up.
+    pub facts_dir: Option<String>,
     pub merge: Option<String>,
     pub knockout_prefix: Option<String>,
     pub sort_merged_arrays: bool,
@@ -153,6 +158,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("node") => o.node = Some(value(&mut p, "node")?),
             Long("environment") => o.environment = value(&mut p, "environment")?,
             Long("facts") => o.facts = Some(value(&mut p, "facts")?),
+            Long("facts-dir") => o.facts_dir = Some(value(&mut p, "facts-dir")?),
             Long("puppet") => {
                 let v = value(&mut p, "puppet")?;
                 o.puppet = v
@@ -182,13 +188,16 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Key(k) => o.keys.push(k.into_string().map_err(|k| format!("a key that is not UTF-8: {k:?}"))?),
         }
     }
+    if o.facts_dir.is_some() && (o.facts.is_some() || o.node.is_some() || o.explain) {
+        return Err("--facts-dir names each node: it does not go with --facts, --node or --explain".into());
+    }
     if o.keys.is_empty() && !o.all {
         return Err("No keys were given to lookup.".into());
     }
     if o.root.is_none() && o.env_dir.is_none() {
         return Err("give --root DIR or --env-dir DIR".into());
     }
-    Ok(Command::Lookup(o))
+    Ok(Command::Lookup(Box::new(o)))
 }
 
 #[cfg(test)]
@@ -197,7 +206,7 @@ mod tests {
 
     fn lookup(args: &[&str]) -> Result<Options, String> {
         match parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())? {
-            Command::Lookup(o) => Ok(o),
+            Command::Lookup(o) => Ok(*o),
             other => Err(format!("not a lookup: {other:?}")),
         }
     }

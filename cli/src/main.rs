@@ -48,6 +48,9 @@ fn lookup(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(dir) = &o.facts_dir {
+        return each_node(hiera, o, Path::new(dir));
+    }
     if o.all {
         return all(&hiera, o);
     }
@@ -87,6 +90,65 @@ fn lookup(o: &Options) -> ExitCode {
             if !(o.explain && e.kind == ErrorKind::Lookup) {
                 eprintln!("Error: Could not run: {e}");
             }
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Every node of a facts directory, each with the keys asked (or, with
+/// `--all`, every key its data holds): `{NODE: {KEY: VALUE}}`, nodes and keys
+/// sorted, keys not found left out, a failing key as `{error: MESSAGE}`.
+fn each_node(mut hiera: Hiera, o: &Options, dir: &Path) -> ExitCode {
+    let nodes = match tree::read_facts_dir(dir) {
+        Ok(nodes) => nodes,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let merge = match o.merge_value() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("Error: Could not run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = Vec::new();
+    for (name, facts) in nodes {
+        hiera.set_node(hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts });
+        let mut keys = if o.all { hiera.keys() } else { o.keys.clone() };
+        keys.sort();
+        keys.dedup();
+        let mut values = hiera_core::value::Hash::default();
+        for key in keys {
+            let request = Request {
+                keys: vec![key.clone()],
+                merge: merge.clone(),
+                default: o.default.clone().map(Value::String),
+                value_type: o.value_type.clone(),
+                explain: false,
+            };
+            match hiera.lookup(&request).result {
+                Ok(v) => values.insert(Value::String(key), v),
+                Err(e) if e.kind == ErrorKind::NotFound => None,
+                Err(e) => {
+                    let mut error = hiera_core::value::Hash::default();
+                    error.insert(Value::from("error"), Value::String(e.into_message()));
+                    values.insert(Value::String(key), Value::Hash(error))
+                }
+            };
+        }
+        out.push((name, values));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    let all: hiera_core::value::Hash = out.into_iter().map(|(n, v)| (Value::String(n), Value::Hash(v))).collect();
+    match render(&Value::Hash(all), o.render_as.unwrap_or(RenderAs::Yaml)) {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("Error: Could not run: {e}");
             ExitCode::from(2)
         }
     }

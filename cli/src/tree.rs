@@ -157,6 +157,26 @@ pub fn read_facts(path: &Path) -> Result<Hash, String> {
     }
 }
 
+/// The nodes of a facts directory: each `.yaml`, `.yml` or `.json` file is
+/// one node's facts in any shape [`hiera_core::facts::read`] reads, named by
+/// the certname it gives, else by the file's name without its extension.
+pub fn read_facts_dir(dir: &Path) -> Result<Vec<(String, Hash)>, String> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json"))
+        .collect();
+    paths.sort();
+    let mut nodes = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let read = hiera_core::facts::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        nodes.push((read.certname.unwrap_or(stem), read.facts));
+    }
+    Ok(nodes)
+}
+
 /// The case files a path names: itself, or every `.yaml`/`.yml` below it.
 pub fn collect_cases(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     if path.is_file() {

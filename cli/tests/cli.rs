@@ -190,6 +190,34 @@ fn root_reads_levels_at_absolute_paths_outside_puppet_s_directories() {
 }
 
 #[test]
+fn looks_up_every_node_of_a_facts_directory() {
+    let scratch = Scratch::new("facts-dir");
+    environment(&scratch, "env");
+    // facter -y, a PuppetDB factset (its certname names the node), and a
+    // file named after its node; one without the key's data, one whose
+    // interpolation fails.
+    scratch
+        .write("facts/a.yaml", "role: app\nnetworking:\n  fqdn: web01\n")
+        .write("facts/db.json", r#"{"certname": "web01", "facts": {"data": [{"name": "role", "value": "db"}]}}"#)
+        .write("facts/web02.yaml", "role: web\n")
+        .write("env/data/nodes/web02.yaml", "motd: '%{lookup(\"motd\")}'\n");
+    let both = run(&["--env-dir", "env", "--facts-dir", "facts", "--render-as", "json", "motd", "nope"], &scratch.0);
+    assert_eq!(both.status.code(), Some(0), "{}", String::from_utf8_lossy(&both.stderr));
+    assert_eq!(
+        stdout(&both),
+        "{\"a\":{\"motd\":\"common\"},\"web01\":{\"motd\":\"web01 db\"},\"web02\":{\"motd\":{\"error\":\"Lookup of key 'motd' failed: Recursive lookup detected in [motd]\"}}}\n"
+    );
+    let all = run(&["--env-dir", "env", "--facts-dir", "facts", "--render-as", "json", "--all"], &scratch.0);
+    assert!(
+        stdout(&all).starts_with("{\"a\":{\"motd\":\"common\",\"ntp::servers\":[\"0.pool.ntp.org\"]},"),
+        "{}",
+        stdout(&all)
+    );
+    let mixed = run(&["--env-dir", "env", "--facts-dir", "facts", "--node", "x", "motd"], &scratch.0);
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("--facts-dir names each node"));
+}
+
+#[test]
 fn files_that_are_not_regular_files_are_left_alone() {
     // Opening a named pipe waits for a writer that never comes: a module
     // holding one must not stop a lookup that has no use for it.
