@@ -9,6 +9,7 @@ hiera-lookup: Puppet's Hiera lookup, without Ruby
 USAGE
   hiera-lookup [OPTIONS] KEY...
   hiera-lookup [OPTIONS] --all
+  hiera-lookup diff --from DIR --to DIR --facts-dir DIR [OPTIONS] KEY...|--all
   hiera-lookup conformance [--exact] CASE_OR_DIR...
   hiera-lookup bench [--passes N] [--out FILE] REPO
 
@@ -33,6 +34,12 @@ OPTIONS
   --explain                  print how the value was found, as puppet lookup --explain
   --render-as s|json|yaml    output format (default yaml)
   --all                      every key the node's data has, as one hash
+
+DIFF
+  Every (node, key) whose answer differs between two trees (each an environment
+  directory, or a directory that plays '/'), for a review of a change in CI.
+  --all: every key either tree's data holds for the node. Exit status: 0 no
+  difference, 1 differences, 2 error.
 
 EXIT STATUS
   0 found, 1 not found, 2 error
@@ -72,10 +79,12 @@ pub enum Command {
     },
     /// Look keys up.
     Lookup(Box<Options>),
+    /// Compare the answers of two trees for every node of a facts directory.
+    Diff(Box<Options>),
 }
 
 /// The options of a lookup.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     pub keys: Vec<String>,
     pub root: Option<String>,
@@ -86,6 +95,10 @@ pub struct Options {
     pub facts: Option<String>,
     /// A directory of facts files, one a node: every node is looked up.
     pub facts_dir: Option<String>,
+    /// `diff`: the tree before and the tree after.
+    pub from: Option<String>,
+    /// See `from`.
+    pub to: Option<String>,
     pub merge: Option<String>,
     pub knockout_prefix: Option<String>,
     pub sort_merged_arrays: bool,
@@ -142,6 +155,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
         }
         return Ok(Command::Bench { repo: repo.ok_or("bench needs a repo")?, out, passes });
     }
+    let diff = argv.first().map(String::as_str) == Some("diff");
+    let argv = if diff { &argv[1..] } else { argv };
     let mut o = Options { environment: "production".into(), ..Options::default() };
     // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
     // after it a key); the messages are puppet lookup's.
@@ -159,6 +174,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("environment") => o.environment = value(&mut p, "environment")?,
             Long("facts") => o.facts = Some(value(&mut p, "facts")?),
             Long("facts-dir") => o.facts_dir = Some(value(&mut p, "facts-dir")?),
+            Long("from") if diff => o.from = Some(value(&mut p, "from")?),
+            Long("to") if diff => o.to = Some(value(&mut p, "to")?),
             Long("puppet") => {
                 let v = value(&mut p, "puppet")?;
                 o.puppet = v
@@ -187,6 +204,15 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Short(c) => return Err(format!("unknown option '-{c}'")),
             Key(k) => o.keys.push(k.into_string().map_err(|k| format!("a key that is not UTF-8: {k:?}"))?),
         }
+    }
+    if diff {
+        if o.from.is_none() || o.to.is_none() || o.facts_dir.is_none() {
+            return Err("diff needs --from DIR, --to DIR and --facts-dir DIR".into());
+        }
+        if o.keys.is_empty() && !o.all {
+            return Err("No keys were given to lookup.".into());
+        }
+        return Ok(Command::Diff(Box::new(o)));
     }
     if o.facts_dir.is_some() && (o.facts.is_some() || o.node.is_some() || o.explain) {
         return Err("--facts-dir names each node: it does not go with --facts, --node or --explain".into());

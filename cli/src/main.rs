@@ -33,6 +33,7 @@ fn main() -> ExitCode {
             }
         },
         Ok(Command::Lookup(options)) => lookup(&options),
+        Ok(Command::Diff(options)) => diff(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
             ExitCode::from(2)
@@ -121,21 +122,10 @@ fn each_node(mut hiera: Hiera, o: &Options, dir: &Path) -> ExitCode {
         keys.dedup();
         let mut values = hiera_core::value::Hash::default();
         for key in keys {
-            let request = Request {
-                keys: vec![key.clone()],
-                merge: merge.clone(),
-                default: o.default.clone().map(Value::String),
-                value_type: o.value_type.clone(),
-                explain: false,
-            };
-            match hiera.lookup(&request).result {
-                Ok(v) => values.insert(Value::String(key), v),
-                Err(e) if e.kind == ErrorKind::NotFound => None,
-                Err(e) => {
-                    let mut error = hiera_core::value::Hash::default();
-                    error.insert(Value::from("error"), Value::String(e.into_message()));
-                    values.insert(Value::String(key), Value::Hash(error))
-                }
+            match answer(&hiera, &key, o, &merge) {
+                Ok(Some(v)) => values.insert(Value::String(key), v),
+                Ok(None) => None,
+                Err(message) => values.insert(Value::String(key), one("error", Value::String(message))),
             };
         }
         out.push((name, values));
@@ -151,6 +141,117 @@ fn each_node(mut hiera: Hiera, o: &Options, dir: &Path) -> ExitCode {
             eprintln!("Error: Could not run: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `key`'s value for the node `hiera` is set to, with the options of `o`;
+/// `None` when it is not found.
+fn answer(hiera: &Hiera, key: &str, o: &Options, merge: &Option<Value>) -> Result<Option<Value>, String> {
+    let request = Request {
+        keys: vec![key.to_string()],
+        merge: merge.clone(),
+        default: o.default.clone().map(Value::String),
+        value_type: o.value_type.clone(),
+        explain: false,
+    };
+    match hiera.lookup(&request).result {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.kind == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into_message()),
+    }
+}
+
+/// `{name: value}`.
+fn one(name: &str, value: Value) -> Value {
+    let mut h = hiera_core::value::Hash::default();
+    h.insert(Value::from(name), value);
+    Value::Hash(h)
+}
+
+/// Every (node, key) whose answer differs between the trees `--from` and
+/// `--to` (environment directories, or directories that play `/`), for each
+/// node of `--facts-dir`: as text, or with `--render-as json` a list of
+/// `{node, key, before, after}`, each answer `{value}`, `{not_found}` or
+/// `{error}`. Exit status 0 when nothing differs, 1 when something does.
+fn diff(o: &Options) -> ExitCode {
+    let tree = |dir: &Option<String>| {
+        let dir = dir.clone().unwrap_or_default();
+        let mut t = Options { facts_dir: None, root: None, env_dir: None, ..o.clone() };
+        if Path::new(&dir).join("etc/puppetlabs").is_dir() {
+            t.root = Some(dir);
+        } else {
+            t.env_dir = Some(dir);
+        }
+        load(&t)
+    };
+    let loaded = (|| {
+        Ok::<_, String>((
+            tree(&o.from)?,
+            tree(&o.to)?,
+            tree::read_facts_dir(Path::new(o.facts_dir.as_deref().unwrap_or_default()))?,
+            o.merge_value().map_err(|e| e.to_string())?,
+        ))
+    })();
+    let (mut before, mut after, nodes, merge) = match loaded {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let state = |a: Result<Option<Value>, String>| match a {
+        Ok(Some(v)) => one("value", v),
+        Ok(None) => one("not_found", Value::Bool(true)),
+        Err(m) => one("error", Value::String(m)),
+    };
+    let mut changes = Vec::new();
+    for (name, facts) in nodes {
+        let node = hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts };
+        before.set_node(node.clone());
+        after.set_node(node);
+        let mut keys = if o.all { [before.keys(), after.keys()].concat() } else { o.keys.clone() };
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let (b, a) = (state(answer(&before, &key, o, &merge)), state(answer(&after, &key, o, &merge)));
+            if !case::same(&b, &a) {
+                changes.push((name.clone(), key, b, a));
+            }
+        }
+    }
+    changes.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    let text = if o.render_as == Some(RenderAs::Json) {
+        let list = changes.iter().map(|(n, k, b, a)| {
+            let mut h = hiera_core::value::Hash::default();
+            for (name, v) in [
+                ("node", Value::from(n.as_str())),
+                ("key", Value::from(k.as_str())),
+                ("before", b.clone()),
+                ("after", a.clone()),
+            ] {
+                h.insert(Value::from(name), v);
+            }
+            Value::Hash(h)
+        });
+        Value::Array(list.collect::<Vec<_>>().into()).to_json().unwrap_or_default()
+    } else {
+        let said = |s: &Value| match s.as_hash().and_then(|h| h.iter().next()) {
+            Some((k, v)) if k.as_str() == Some("value") => v.to_json().unwrap_or_else(|_| v.inspect()),
+            Some((k, _)) if k.as_str() == Some("not_found") => "not found".into(),
+            Some((_, m)) => format!("error: {}", m.to_ruby_s()),
+            None => String::new(),
+        };
+        let mut out = format!("{} difference{}\n", changes.len(), if changes.len() == 1 { "" } else { "s" });
+        for (n, k, b, a) in &changes {
+            out.push_str(&format!("{n} {k}: {} -> {}\n", said(b), said(a)));
+        }
+        out.trim_end().to_string()
+    };
+    println!("{text}");
+    if changes.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

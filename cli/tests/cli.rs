@@ -218,6 +218,36 @@ fn looks_up_every_node_of_a_facts_directory() {
 }
 
 #[test]
+fn diff_lists_every_node_and_key_whose_answer_a_change_changes() {
+    let scratch = Scratch::new("diff");
+    environment(&scratch, "main");
+    environment(&scratch, "pr");
+    scratch
+        .write("pr/data/common.yaml", "ntp::servers: [0.pool.ntp.org]\nmotd: changed\nnew: 1\n")
+        .write("facts/web01.yaml", "role: web\n")
+        .write("facts/web02.yaml", "role: db\n");
+    let args = ["diff", "--from", "main", "--to", "pr", "--facts-dir", "facts", "--render-as", "json", "--all"];
+    let changed = run(&args, &scratch.0);
+    assert_eq!(changed.status.code(), Some(1), "{}", String::from_utf8_lossy(&changed.stderr));
+    // web01's motd comes from its node file: only web02's changes, and the new key for both.
+    assert_eq!(
+        stdout(&changed),
+        concat!(
+            r#"[{"node":"web01","key":"new","before":{"not_found":true},"after":{"value":1}},"#,
+            r#"{"node":"web02","key":"motd","before":{"value":"common"},"after":{"value":"changed"}},"#,
+            r#"{"node":"web02","key":"new","before":{"not_found":true},"after":{"value":1}}]"#,
+            "\n"
+        )
+    );
+    let text = run(&["diff", "--from", "main", "--to", "pr", "--facts-dir", "facts", "motd"], &scratch.0);
+    assert_eq!(stdout(&text), "1 difference\nweb02 motd: \"common\" -> \"changed\"\n");
+    let same = run(&["diff", "--from", "main", "--to", "main", "--facts-dir", "facts", "--all"], &scratch.0);
+    assert_eq!((same.status.code(), stdout(&same).as_str()), (Some(0), "0 differences\n"));
+    let broken = run(&["diff", "--from", "main", "--to", "nowhere", "--facts-dir", "facts", "motd"], &scratch.0);
+    assert_eq!(broken.status.code(), Some(2));
+}
+
+#[test]
 fn files_that_are_not_regular_files_are_left_alone() {
     // Opening a named pipe waits for a writer that never comes: a module
     // holding one must not stop a lookup that has no use for it.
