@@ -289,3 +289,66 @@ fn decrypts_eyaml_with_the_key_files_under_root() {
         "{message}"
     );
 }
+
+/// The same control repository (puppetlabs/control-repo, from
+/// `../shared/realworld/`) on two platforms at once: each node's answers by
+/// `--facts-dir` are the ones Puppet gave for that node alone.
+#[test]
+fn a_facts_directory_of_real_nodes_answers_as_puppet_did_for_each() {
+    use hiera_core::case::{Document, Expect};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realworld");
+    let names = ["combined-puppetlabs-control-repo-rhel9.yaml", "combined-puppetlabs-control-repo-ubuntu2204.yaml"];
+    let Ok(docs) = names.iter().map(|n| std::fs::read_to_string(dir.join(n))).collect::<Result<Vec<_>, _>>() else {
+        eprintln!("no ../shared/realworld here: skipped");
+        return;
+    };
+    let docs: Vec<Document> = docs.iter().map(|t| Document::from_yaml(t).unwrap()).collect();
+    let scratch = Scratch::new("realworld-nodes");
+    for (path, text) in &docs[0].files {
+        assert_eq!(docs[1].files.iter().find(|(p, _)| p == path).map(|(_, t)| t), Some(text), "the same repository");
+        scratch.write(&format!("env/{path}"), text);
+    }
+    // Plain lookups (one key; no merge, default or type), a key once.
+    let mut keys: Vec<&str> = Vec::new();
+    let mut expected = std::collections::BTreeMap::new();
+    for doc in &docs {
+        let node = doc.node().name;
+        let facts = hiera_core::yaml::to_yaml(&hiera_core::Value::Hash(doc.facts.clone()));
+        scratch.write(
+            &format!("facts/{node}.yaml"),
+            &format!("clientcert: {node}\n{}", facts.trim_start_matches("---\n")),
+        );
+        let plain = |l: &&hiera_core::case::CaseLookup| {
+            !l.key_is_list && l.merge.is_none() && l.default.is_none() && l.value_type.is_none()
+        };
+        for l in doc.lookups.iter().filter(plain) {
+            let key = l.keys[0].as_str();
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+            expected.entry((node.clone(), key.to_string())).or_insert_with(|| l.expect.clone());
+        }
+    }
+    let mut args = vec!["--env-dir", "env", "--facts-dir", "facts", "--render-as", "json", "--"];
+    args.extend(&keys);
+    let out = run(&args, &scratch.0);
+    let all = hiera_core::json::parse(&stdout(&out)).unwrap();
+    let mut compared = 0;
+    for ((node, key), expect) in &expected {
+        let got = all.get(node.as_str()).and_then(|n| n.get(key.as_str()));
+        match (expect, got) {
+            (Some(Expect::Value(v)), Some(g)) => {
+                assert!(hiera_core::case::same(v, g), "{node} {key}: {g:?}, Puppet {v:?}")
+            }
+            (Some(Expect::Error(m)), None) => {
+                assert!(m.contains("did not find a value"), "{node} {key}: not found, Puppet {m}")
+            }
+            (Some(Expect::Error(m)), Some(g)) => {
+                assert_eq!(g.get("error").map(|e| e.to_ruby_s()).as_deref(), Some(m.as_str()), "{node} {key}")
+            }
+            (e, g) => panic!("{node} {key}: {g:?}, Puppet {e:?}"),
+        }
+        compared += 1;
+    }
+    assert!(compared > 100, "{compared} answers compared");
+}
