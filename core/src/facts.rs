@@ -68,6 +68,14 @@ pub fn read(text: &str) -> Result<NodeFacts, FactsError> {
     Ok(NodeFacts { facts, certname, environment })
 }
 
+/// Facts as YAML, the way `facter -y` prints them (no `---`); empty for none.
+pub fn to_text(facts: &Hash) -> String {
+    if facts.is_empty() {
+        return String::new();
+    }
+    crate::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
+}
+
 /// A factset's facts: `{"data": [{"name", "value"}...]}`, or the list itself.
 fn factset(facts: &Value) -> Hash {
     let data = match facts {
@@ -107,6 +115,7 @@ mod tests {
         assert_eq!((os_family(&pdb).as_deref(), pdb.certname.as_deref()), (Some("FreeBSD"), Some("pdb01")));
         assert_eq!((pdb.environment.as_deref(), pdb.facts.len()), (Some("staging"), 2));
         assert_eq!(read("  \n").unwrap(), NodeFacts::default());
+        assert_eq!(read(&to_text(&facter.facts)).unwrap().facts, facter.facts);
     }
 
     #[test]

@@ -315,8 +315,8 @@ impl Playground {
         };
         let unexplained = answer.is_unexplained();
         let key = lookup.keys.first().map(String::as_str).unwrap_or("");
-        let warnings = crate::steps::warnings(&answer, key);
         let mut steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
+        let warnings = crate::steps::warnings(&answer, key, &steps);
         let mut failed_in_options = false;
         if let (true, true, Some(ex)) = (steps.is_empty(), answer.result.is_err(), answer.explanation.as_ref()) {
             steps = crate::steps::options_steps(ex);

@@ -4,13 +4,12 @@
 
 use crate::case::Document;
 use crate::playground::{Evaluation, Outcome};
-use crate::value::Value;
 
 /// The document as Markdown: the Puppet, node and environment, the facts,
 /// every file, and each lookup as `puppet lookup` arguments with its answer
 /// and its `--explain` text (folded). `evaluations` are the lookups', in
 /// order, with their traces.
-pub fn markdown(doc: &Document, evaluations: &[Evaluation]) -> String {
+pub fn markdown(doc: &Document, evaluations: &[&Evaluation]) -> String {
     let mut out = String::from("### Hiera lookup\n\n");
     if let Some(d) = &doc.description {
         out.push_str(&format!("{d}\n\n"));
@@ -22,8 +21,7 @@ pub fn markdown(doc: &Document, evaluations: &[Evaluation]) -> String {
         doc.environment
     ));
     if !doc.facts.is_empty() {
-        let facts = crate::yaml::to_yaml(&Value::Hash(doc.facts.clone()));
-        out.push_str(&format!("**Facts**\n\n{}\n", fenced(facts.trim_start_matches("---\n"), "yaml")));
+        out.push_str(&format!("**Facts**\n\n{}\n", fenced(&crate::facts::to_text(&doc.facts), "yaml")));
     }
     for (path, text) in doc.files.iter().filter(|(p, _)| !p.ends_with('/')) {
         out.push_str(&format!("**`{path}`**\n\n{}\n", fenced(text, language(path))));
@@ -87,8 +85,7 @@ pub fn embed_markup(doc: &Document, base: &str) -> String {
         out.push_str(&format!("  <pre data-file=\"{}\">{}</pre>\n", html_escape(path), html_escape(text)));
     }
     if !doc.facts.is_empty() {
-        let facts = crate::yaml::to_yaml(&Value::Hash(doc.facts.clone()));
-        out.push_str(&format!("  <pre data-facts>{}</pre>\n", html_escape(facts.trim_start_matches("---\n"))));
+        out.push_str(&format!("  <pre data-facts>{}</pre>\n", html_escape(&crate::facts::to_text(&doc.facts))));
     }
     let keys: Vec<&str> = doc.lookups.iter().filter_map(|l| l.keys.first().map(String::as_str)).collect();
     out.push_str(&format!("  <pre data-lookups>{}</pre>\n</div>\n", html_escape(&keys.join("\n"))));
@@ -110,7 +107,7 @@ mod tests {
     fn the_markdown_holds_files_facts_answers_and_explanations() {
         let p = Playground::new(Document::from_yaml(DOC).unwrap());
         let evaluations: Vec<Evaluation> = p.document().lookups.iter().map(|l| p.evaluate(l, true)).collect();
-        let md = markdown(p.document(), &evaluations);
+        let md = markdown(p.document(), &evaluations.iter().collect::<Vec<_>>());
         assert!(md.contains("Puppet 7.23, node `localhost`, environment `production`."), "{md}");
         assert!(md.contains("**Facts**\n\n```yaml\nrole: web\n```\n"), "{md}");
         // A file holding a fence gets a longer one.

@@ -468,14 +468,14 @@ pub struct Warning {
     pub message: String,
 }
 
-/// The traps in an answer: undefined variables, paths with a missing fact,
-/// knockouts that did not reach every level, surprising YAML scalars, and
-/// `lookup_options` patterns that nearly matched the key.
-pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
+/// The traps in an answer, whose [`merge_steps`] are `steps`: undefined
+/// variables, paths with a missing fact, knockouts that did not reach every
+/// level, surprising YAML scalars, a dotted key that meant a key with dots,
+/// and `lookup_options` patterns that nearly matched the key.
+pub fn warnings(answer: &Answer, key: &str, steps: &[Step]) -> Vec<Warning> {
     let mut out = Vec::new();
     let Some(ex) = &answer.explanation else { return out };
     let patterns = option_patterns(ex);
-    let steps = merge_steps(ex);
     let mut seen = Vec::new();
     let mut push = |kind, message: String| {
         if !seen.contains(&message) {
@@ -483,7 +483,7 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
             out.push(Warning { kind, message });
         }
     };
-    for step in &steps {
+    for step in steps {
         for t in step.tokens.iter().filter(|t| t.undefined) {
             push(
                 "empty-path-segment",
@@ -520,11 +520,11 @@ pub fn warnings(answer: &Answer, key: &str) -> Vec<Warning> {
             }
         }
     }
-    if let Some(message) = missing_segment(ex, &steps) {
+    if let Some(message) = missing_segment(ex, steps) {
         push("dotted-key", message);
     }
     if let (Some(prefix), Ok(result)) = (knockout_prefix(ex), &answer.result) {
-        knockouts(&steps, &prefix, result, &mut push);
+        knockouts(steps, &prefix, result, &mut push);
     }
     if answer.options.is_none() {
         for p in &patterns {
@@ -672,6 +672,10 @@ mod tests {
         assert!(read.iter().any(|s| s.path.ends_with("/data/common.yaml")), "{read:?}");
     }
 
+    fn warned(a: &Answer, key: &str) -> Vec<Warning> {
+        warnings(a, key, &merge_steps(a.explanation.as_ref().unwrap()))
+    }
+
     fn answer(name: &str, index: usize) -> (Answer, Vec<Step>) {
         let (hiera, doc) = example(name);
         let answer = hiera.lookup(&doc.lookups[index].request(true).unwrap());
@@ -765,19 +769,19 @@ mod tests {
     #[test]
     fn a_knockout_that_does_not_reach_every_level_is_a_warning() {
         let (a, _) = answer("07-knockout-three-levels.yaml", 1);
-        assert!(warnings(&a, "").iter().any(|w| w.kind == "knockout"));
+        assert!(warned(&a, "").iter().any(|w| w.kind == "knockout"));
         let (a, _) = answer("07-knockout-three-levels.yaml", 0);
-        assert!(!warnings(&a, "").iter().any(|w| w.kind == "knockout"));
+        assert!(!warned(&a, "").iter().any(|w| w.kind == "knockout"));
     }
 
     #[test]
     fn a_dotted_key_that_meant_a_key_with_dots_says_how_to_quote_it() {
         let (a, _) = answer("00-welcome.yaml", 5);
-        let w = warnings(&a, "");
+        let w = warned(&a, "");
         let w = w.iter().find(|w| w.kind == "dotted-key").expect("a dotted-key warning");
         assert!(w.message.contains(r#"quoted: profile::web::vhosts."www.example.com"."#), "{}", w.message);
         let (a, _) = answer("00-welcome.yaml", 6);
-        assert!(!warnings(&a, "").iter().any(|w| w.kind == "dotted-key"));
+        assert!(!warned(&a, "").iter().any(|w| w.kind == "dotted-key"));
     }
 
     #[test]
@@ -806,11 +810,11 @@ mod tests {
         let hiera = doc.hiera();
         let ask =
             |key: &str| hiera.lookup(&crate::Request { keys: vec![key.into()], explain: true, ..Default::default() });
-        let kinds = |a: &Answer| warnings(a, "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
+        let kinds = |a: &Answer| warned(a, "").into_iter().map(|w| w.kind).collect::<Vec<_>>();
         assert_eq!(kinds(&ask("app::motd")), ["empty-path-segment", "undefined-variable"]);
         assert!(kinds(&ask("app::mode")).contains(&"yaml-reading"));
         assert!(kinds(&ask("app::opts")).contains(&"yaml-reading"));
-        let w = warnings(&ask("app::motd"), "app::motd");
+        let w = warned(&ask("app::motd"), "app::motd");
         assert!(w.iter().any(|w| w.kind == "lookup-options-pattern"));
     }
 }

@@ -8,7 +8,6 @@ use std::rc::Rc;
 
 use hiera_core::case::{CaseLookup, Document};
 use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
-use hiera_core::value::Hash;
 use hiera_core::Value;
 use yew::prelude::*;
 
@@ -209,7 +208,7 @@ impl State {
     fn load(&mut self, doc: Document) {
         self.loaded += 1;
         self.edited = false;
-        self.facts_text = facts_to_text(&doc.facts).into();
+        self.facts_text = hiera_core::facts::to_text(&doc.facts).into();
         self.facts_error = None;
         self.open_file = doc.files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
         self.selected = (!doc.lookups.is_empty()).then_some(0);
@@ -249,13 +248,18 @@ impl State {
     /// [`hiera_core::report::markdown`]), made from what a share link holds:
     /// without private keys, the answers are those a recipient gets.
     pub fn report(&self) -> String {
+        // Nothing withheld: the answers are the page's own, already evaluated.
+        if self.include_private_keys || self.document().private_keys().is_empty() {
+            let evaluations: Vec<&Evaluation> = self.results.iter().map(|r| &**r).collect();
+            return hiera_core::report::markdown(self.engine.borrow().document(), &evaluations);
+        }
         let mut engine = Playground::new(self.shareable());
         if let Some(backends) = &self.backends {
             engine.set_pkcs7(backends.pkcs7.clone());
             engine.set_hocon(backends.hocon.clone());
         }
-        let evaluations: Vec<_> = engine.document().lookups.iter().map(|l| engine.evaluate(l, true)).collect();
-        hiera_core::report::markdown(engine.document(), &evaluations)
+        let evaluations: Vec<Evaluation> = engine.document().lookups.iter().map(|l| engine.evaluate(l, true)).collect();
+        hiera_core::report::markdown(engine.document(), &evaluations.iter().collect::<Vec<_>>())
     }
 
     /// The document as it stands.
@@ -313,14 +317,6 @@ impl State {
         change(&mut self.engine.borrow_mut());
         self.evaluate();
     }
-}
-
-/// The facts as the facts editor shows them.
-pub fn facts_to_text(facts: &Hash) -> String {
-    if facts.is_empty() {
-        return String::new();
-    }
-    hiera_core::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
 }
 
 /// Reads the facts editor's text: YAML or JSON facts as `facter`, `puppet
