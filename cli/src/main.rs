@@ -7,6 +7,7 @@ mod tree;
 
 use args::{Command, Options, RenderAs};
 use hiera_core::case::{self, Document};
+use hiera_core::fleet::{self, Answer, Change};
 use hiera_core::{ErrorKind, Hiera, Request, Value};
 use std::path::Path;
 use std::process::ExitCode;
@@ -124,9 +125,9 @@ fn each_node(mut hiera: Hiera, o: &Options, dir: &Path) -> ExitCode {
         let mut session = hiera.session();
         for key in keys {
             match answer(&hiera, &mut session, &key, o, &merge) {
-                Ok(Some(v)) => values.insert(Value::String(key), v),
-                Ok(None) => None,
-                Err(message) => values.insert(Value::String(key), one("error", Value::String(message))),
+                Answer::Value(v) => values.insert(Value::String(key), v),
+                Answer::NotFound => None,
+                error => values.insert(Value::String(key), error.to_value()),
             };
         }
         out.push((name, values));
@@ -145,18 +146,15 @@ fn each_node(mut hiera: Hiera, o: &Options, dir: &Path) -> ExitCode {
     }
 }
 
-/// `key`'s value for the node `hiera` is set to, with the options of `o`;
-/// `None` when it is not found. A plain lookup goes through `session`, which
+/// `key`'s answer for the node `hiera` is set to, with the options of `o`. A plain lookup goes through `session`, which
 /// keeps what one key's lookup resolved for the next (a tenth of the time).
-fn answer(
-    hiera: &Hiera,
-    session: &mut hiera_core::Session,
-    key: &str,
-    o: &Options,
-    merge: &Option<Value>,
-) -> Result<Option<Value>, String> {
+fn answer(hiera: &Hiera, session: &mut hiera_core::Session, key: &str, o: &Options, merge: &Option<Value>) -> Answer {
     if merge.is_none() && o.default.is_none() && o.value_type.is_none() {
-        return session.lookup(key).map_err(|e| e.into_message());
+        return match session.lookup(key) {
+            Ok(Some(v)) => Answer::Value(v),
+            Ok(None) => Answer::NotFound,
+            Err(e) => Answer::Error(e.into_message()),
+        };
     }
     let request = Request {
         keys: vec![key.to_string()],
@@ -165,18 +163,7 @@ fn answer(
         value_type: o.value_type.clone(),
         explain: false,
     };
-    match hiera.lookup(&request).result {
-        Ok(v) => Ok(Some(v)),
-        Err(e) if e.kind == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e.into_message()),
-    }
-}
-
-/// `{name: value}`.
-fn one(name: &str, value: Value) -> Value {
-    let mut h = hiera_core::value::Hash::default();
-    h.insert(Value::from(name), value);
-    Value::Hash(h)
+    Answer::of(hiera.lookup(&request).result)
 }
 
 /// Every (node, key) whose answer differs between the trees `--from` and
@@ -210,11 +197,6 @@ fn diff(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let state = |a: Result<Option<Value>, String>| match a {
-        Ok(Some(v)) => one("value", v),
-        Ok(None) => one("not_found", Value::Bool(true)),
-        Err(m) => one("error", Value::String(m)),
-    };
     let mut changes = Vec::new();
     for (name, facts) in nodes {
         let node = hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts };
@@ -225,38 +207,20 @@ fn diff(o: &Options) -> ExitCode {
         keys.dedup();
         let (mut in_before, mut in_after) = (before.session(), after.session());
         for key in keys {
-            let b = state(answer(&before, &mut in_before, &key, o, &merge));
-            let a = state(answer(&after, &mut in_after, &key, o, &merge));
-            if !case::same(&b, &a) {
-                changes.push((name.clone(), key, b, a));
+            let b = answer(&before, &mut in_before, &key, o, &merge);
+            let a = answer(&after, &mut in_after, &key, o, &merge);
+            if !b.same(&a) {
+                changes.push(Change { node: name.clone(), key, before: b, after: a });
             }
         }
     }
-    changes.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    fleet::sort(&mut changes);
     let text = if o.render_as == Some(RenderAs::Json) {
-        let list = changes.iter().map(|(n, k, b, a)| {
-            let mut h = hiera_core::value::Hash::default();
-            for (name, v) in [
-                ("node", Value::from(n.as_str())),
-                ("key", Value::from(k.as_str())),
-                ("before", b.clone()),
-                ("after", a.clone()),
-            ] {
-                h.insert(Value::from(name), v);
-            }
-            Value::Hash(h)
-        });
-        Value::Array(list.collect::<Vec<_>>().into()).to_json().unwrap_or_default()
+        Value::Array(changes.iter().map(Change::to_value).collect()).to_json().unwrap_or_default()
     } else {
-        let said = |s: &Value| match s.as_hash().and_then(|h| h.iter().next()) {
-            Some((k, v)) if k.as_str() == Some("value") => v.to_json().unwrap_or_else(|_| v.inspect()),
-            Some((k, _)) if k.as_str() == Some("not_found") => "not found".into(),
-            Some((_, m)) => format!("error: {}", m.to_ruby_s()),
-            None => String::new(),
-        };
         let mut out = format!("{} difference{}\n", changes.len(), if changes.len() == 1 { "" } else { "s" });
-        for (n, k, b, a) in &changes {
-            out.push_str(&format!("{n} {k}: {} -> {}\n", said(b), said(a)));
+        for change in &changes {
+            out.push_str(&format!("{change}\n"));
         }
         out.trim_end().to_string()
     };

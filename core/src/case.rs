@@ -50,6 +50,16 @@ pub enum Expect {
     Error(String),
 }
 
+/// A node looked up beside a document's own (`nodes:`), with the document's
+/// files, environment and lookups: the fleet view compares their answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OtherNode {
+    /// Its name (`trusted.certname`).
+    pub name: String,
+    /// Its facts.
+    pub facts: Hash,
+}
+
 /// A document in the case format.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
@@ -68,6 +78,8 @@ pub struct Document {
     pub files: Vec<(String, String)>,
     /// The lookups.
     pub lookups: Vec<CaseLookup>,
+    /// More nodes, in the document's environment (none in a conformance case).
+    pub nodes: Vec<OtherNode>,
 }
 
 impl Document {
@@ -108,6 +120,11 @@ impl Document {
             Some(Value::Array(a)) => a.iter().map(CaseLookup::from_value).collect::<Result<_, _>>()?,
             Some(_) => return Err(Error::lookup("document: 'lookups' must be a list")),
         };
+        let nodes = match get("nodes") {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Array(a)) => a.iter().map(OtherNode::from_value).collect::<Result<_, _>>()?,
+            Some(_) => return Err(Error::lookup("document: 'nodes' must be a list")),
+        };
         Ok(Document {
             description: string("description"),
             puppet,
@@ -116,6 +133,7 @@ impl Document {
             facts,
             files,
             lookups,
+            nodes,
         })
     }
 
@@ -140,9 +158,36 @@ impl Document {
         Node { name, environment: self.environment.clone(), facts: self.facts.clone() }
     }
 
+    /// Every node the document holds: its own first, then [`Document::nodes`].
+    pub fn all_nodes(&self) -> Vec<Node> {
+        let others = self.nodes.iter().map(|n| Node {
+            name: n.name.clone(),
+            environment: self.environment.clone(),
+            facts: n.facts.clone(),
+        });
+        std::iter::once(self.node()).chain(others).collect()
+    }
+
     /// The installation to look things up in, as the document's Puppet does.
     pub fn hiera(&self) -> crate::Hiera {
         crate::Hiera::new(self.files(), self.node()).with_puppet(self.puppet)
+    }
+}
+
+impl OtherNode {
+    fn from_value(v: &Value) -> Result<OtherNode, Error> {
+        let refused = || Error::lookup("document: each of 'nodes' must be a mapping with 'node' and 'facts'");
+        let Value::Hash(h) = v else { return Err(refused()) };
+        let name = match h.get(&Str("node")) {
+            Some(Value::Undef) | None => return Err(refused()),
+            Some(n) => n.to_ruby_s(),
+        };
+        let facts = match h.get(&Str("facts")) {
+            None | Some(Value::Undef) => Hash::default(),
+            Some(Value::Hash(f)) => f.clone(),
+            Some(_) => return Err(Error::lookup(format!("document: the facts of node {name} must be a mapping"))),
+        };
+        Ok(OtherNode { name, facts })
     }
 }
 
@@ -209,6 +254,19 @@ impl CaseLookup {
     /// This lookup's options and keys on `puppet lookup`'s command line,
     /// quoted for a POSIX shell (`--merge deep --knock-out-prefix '--' 'k'`).
     pub fn puppet_args(&self) -> String {
+        let mut args = self.options();
+        args.extend(self.keys.iter().map(|k| shell(k)));
+        args.join(" ")
+    }
+
+    /// The key as written, then the options `puppet lookup` is given
+    /// (`ntp::servers --merge unique`): what tells two lookups apart.
+    pub fn label(&self) -> String {
+        std::iter::once(self.key_label()).chain(self.options()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// `puppet lookup`'s options for this lookup, shell-quoted.
+    fn options(&self) -> Vec<String> {
         let mut args = Vec::new();
         if let Some(Ok(Value::Hash(m))) = self.merge.as_ref().map(cli_merge) {
             let get = |k: &str| m.get(&Str(k)).cloned();
@@ -231,8 +289,7 @@ impl CaseLookup {
         if let Some(t) = &self.value_type {
             args.push(format!("--type {}", shell(t)));
         }
-        args.extend(self.keys.iter().map(|k| shell(k)));
-        args.join(" ")
+        args
     }
 }
 
@@ -383,6 +440,7 @@ impl Document {
             facts: Hash::default(),
             files: vec![("hiera.yaml".into(), config.into()), ("data/common.yaml".into(), String::new())],
             lookups: Vec::new(),
+            nodes: Vec::new(),
         }
     }
 
@@ -436,6 +494,15 @@ impl Document {
             })
             .collect();
         top.insert("lookups".into(), Value::Array(lookups));
+        if !self.nodes.is_empty() {
+            let nodes = self.nodes.iter().map(|n| {
+                let mut h = Hash::default();
+                h.insert("node".into(), Value::String(n.name.clone()));
+                h.insert("facts".into(), Value::Hash(n.facts.clone()));
+                Value::Hash(h)
+            });
+            top.insert("nodes".into(), Value::Array(nodes.collect()));
+        }
         crate::yaml::to_yaml(&Value::Hash(top)).trim_start_matches("---\n").to_string()
     }
 

@@ -33,6 +33,7 @@ mod error;
 pub mod explain;
 pub mod eyaml;
 pub mod facts;
+pub mod fleet;
 pub mod fs;
 pub mod hocon;
 pub mod interpolate;

@@ -6,10 +6,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::case::{environment_dir, CaseLookup, Document};
+use crate::case::{environment_dir, CaseLookup, Document, OtherNode};
 use crate::config::Layer;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
+use crate::fleet::{Answer, Table};
 use crate::value::{Hash, Value};
 use crate::{Hiera, Puppet};
 
@@ -24,6 +25,10 @@ pub struct Playground {
     /// [`Playground::data_keys`] until an edit changes some file's keys:
     /// most keystrokes change a value, and the list can be long.
     keys: RefCell<Option<Rc<Vec<String>>>>,
+    /// The engine that answers for the document's other nodes
+    /// ([`Playground::fleet`]), made when first asked, then kept in step with
+    /// every edit as [`Playground::other`] is.
+    fleet: RefCell<Option<Hiera>>,
 }
 
 /// Where in the document something is: a file as the document names it.
@@ -149,7 +154,7 @@ impl Playground {
     /// The engine for a document.
     pub fn new(doc: Document) -> Playground {
         let hiera = doc.hiera();
-        Playground { doc, hiera, other: RefCell::default(), keys: RefCell::default() }
+        Playground { doc, hiera, other: RefCell::default(), keys: RefCell::default(), fleet: RefCell::default() }
     }
 
     /// Answers as `puppet` does from now on.
@@ -162,6 +167,7 @@ impl Playground {
             Some(other) => *self.other.get_mut() = Some(std::mem::replace(&mut self.hiera, other)),
             None => self.hiera.set_puppet(puppet),
         }
+        self.fleet.get_mut().take();
     }
 
     /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
@@ -278,14 +284,64 @@ impl Playground {
         self.hiera.set_hocon(hocon);
         self.other.take();
         self.keys.take();
+        self.fleet.take();
     }
 
     /// Applies a change to the engine and, when there is one, the other
     /// version's.
     fn engines(&mut self, mut change: impl FnMut(&mut Hiera)) {
         change(&mut self.hiera);
-        if let Some(other) = self.other.get_mut() {
-            change(other);
+        for engine in [self.other.get_mut(), self.fleet.get_mut()].into_iter().flatten() {
+            change(engine);
+        }
+    }
+
+    /// Adds a node beside the document's own.
+    pub fn add_node(&mut self, node: OtherNode) {
+        self.doc.nodes.push(node);
+    }
+
+    /// Removes the `i`-th of [`Document::nodes`].
+    pub fn remove_node(&mut self, i: usize) {
+        if i < self.doc.nodes.len() {
+            self.doc.nodes.remove(i);
+        }
+    }
+
+    /// Makes the `i`-th of [`Document::nodes`] the document's own node, and
+    /// its own node one of the others, in its place.
+    pub fn show_node(&mut self, i: usize) {
+        let Some(other) = self.doc.nodes.get(i).cloned() else { return };
+        let shown = OtherNode { name: self.doc.node().name, facts: self.doc.facts.clone() };
+        self.doc.nodes[i] = shown;
+        self.doc.node = Some(other.name);
+        self.set_facts(other.facts);
+    }
+
+    /// Every lookup's answer (a row, named by [`CaseLookup::label`]) for every node (a
+    /// column: the document's own first, then [`Document::nodes`]).
+    pub fn fleet(&self) -> Table {
+        let nodes = self.doc.all_nodes();
+        let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(false)).collect();
+        let mut answers = vec![Vec::with_capacity(nodes.len()); requests.len()];
+        let mut fleet = self.fleet.borrow_mut();
+        let hiera = fleet.get_or_insert_with(|| {
+            let mut hiera = self.doc.hiera();
+            hiera.set_pkcs7(self.hiera.pkcs7());
+            hiera.set_hocon(self.hiera.hocon());
+            hiera
+        });
+        for node in &nodes {
+            hiera.set_node(node.clone());
+            for (row, request) in requests.iter().enumerate() {
+                let result = request.as_ref().map_err(Clone::clone).and_then(|r| hiera.lookup(r).result);
+                answers[row].push(Answer::of(result));
+            }
+        }
+        Table {
+            nodes: nodes.into_iter().map(|n| n.name).collect(),
+            keys: self.doc.lookups.iter().map(CaseLookup::label).collect(),
+            answers,
         }
     }
 

@@ -1,0 +1,183 @@
+//! Many nodes at once: each (node, key) answer, and what changed between two
+//! sets of answers. `hiera-lookup diff` and the page's fleet view both say
+//! what changed through [`Change`], so they say it alike.
+
+use std::fmt;
+
+use crate::error::{Error, ErrorKind};
+use crate::value::{Hash, Value};
+
+/// What a lookup gave for one node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// A value.
+    Value(Value),
+    /// No value, and no default.
+    NotFound,
+    /// The lookup failed with this message.
+    Error(String),
+}
+
+impl Answer {
+    /// The answer of a lookup's result.
+    pub fn of(result: Result<Value, Error>) -> Answer {
+        match result {
+            Ok(v) => Answer::Value(v),
+            Err(e) if e.kind == ErrorKind::NotFound => Answer::NotFound,
+            Err(e) => Answer::Error(e.into_message()),
+        }
+    }
+
+    /// As `diff --render-as json` prints it: `{"value": V}`,
+    /// `{"not_found": true}` or `{"error": MESSAGE}`.
+    pub fn to_value(&self) -> Value {
+        let (name, value) = match self {
+            Answer::Value(v) => ("value", v.clone()),
+            Answer::NotFound => ("not_found", Value::Bool(true)),
+            Answer::Error(m) => ("error", Value::String(m.clone())),
+        };
+        let mut h = Hash::default();
+        h.insert(Value::from(name), value);
+        Value::Hash(h)
+    }
+
+    /// Whether two answers are the same, hash order included.
+    pub fn same(&self, other: &Answer) -> bool {
+        match (self, other) {
+            (Answer::Value(a), Answer::Value(b)) => crate::case::same(a, b),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// The value as JSON (Puppet's rendering for what JSON cannot hold), "not
+/// found", or "error: MESSAGE".
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Value(v) => f.write_str(&v.to_json().unwrap_or_else(|_| v.inspect())),
+            Answer::NotFound => f.write_str("not found"),
+            Answer::Error(m) => write!(f, "error: {m}"),
+        }
+    }
+}
+
+/// A (node, key) whose answer differs between two sets of answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The node.
+    pub node: String,
+    /// The key (as the lookup names it).
+    pub key: String,
+    /// The answer before.
+    pub before: Answer,
+    /// The answer after.
+    pub after: Answer,
+}
+
+impl Change {
+    /// As `diff --render-as json` lists it: `{node, key, before, after}`.
+    pub fn to_value(&self) -> Value {
+        let mut h = Hash::default();
+        h.insert(Value::from("node"), Value::from(self.node.as_str()));
+        h.insert(Value::from("key"), Value::from(self.key.as_str()));
+        h.insert(Value::from("before"), self.before.to_value());
+        h.insert(Value::from("after"), self.after.to_value());
+        Value::Hash(h)
+    }
+}
+
+/// `NODE KEY: BEFORE -> AFTER`, a line of `diff`'s text.
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {} -> {}", self.node, self.key, self.before, self.after)
+    }
+}
+
+/// Answers of keys (rows) for nodes (columns).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// The nodes' names, one a column.
+    pub nodes: Vec<String>,
+    /// The keys, one a row.
+    pub keys: Vec<String>,
+    /// `answers[row][column]`.
+    pub answers: Vec<Vec<Answer>>,
+}
+
+impl Table {
+    /// The answer of `key` for `node`, when the table holds both.
+    pub fn get(&self, node: &str, key: &str) -> Option<&Answer> {
+        let column = self.nodes.iter().position(|n| n == node)?;
+        let row = self.keys.iter().position(|k| k == key)?;
+        self.answers.get(row)?.get(column)
+    }
+
+    /// Every (node, key) both tables hold whose answer differs, sorted by
+    /// node, then key.
+    pub fn changes(&self, after: &Table) -> Vec<Change> {
+        let mut changes = Vec::new();
+        for (row, key) in self.keys.iter().enumerate() {
+            for (column, node) in self.nodes.iter().enumerate() {
+                let (Some(before), Some(now)) = (self.answers[row].get(column), after.get(node, key)) else { continue };
+                if !before.same(now) {
+                    changes.push(Change {
+                        node: node.clone(),
+                        key: key.clone(),
+                        before: before.clone(),
+                        after: now.clone(),
+                    });
+                }
+            }
+        }
+        sort(&mut changes);
+        changes
+    }
+}
+
+/// Sorts changes by node, then key, as `diff` prints them (a (node, key)
+/// changes once: the order of equals cannot show).
+pub fn sort(changes: &mut [Change]) {
+    changes.sort_unstable_by(|x, y| (&x.node, &x.key).cmp(&(&y.node, &y.key)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(nodes: &[&str], keys: &[&str], answers: Vec<Vec<Answer>>) -> Table {
+        Table {
+            nodes: nodes.iter().map(|n| n.to_string()).collect(),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            answers,
+        }
+    }
+
+    #[test]
+    fn changes_are_the_cells_both_hold_that_differ_by_node_then_key() {
+        let v = |i: i64| Answer::Value(Value::Integer(i.into()));
+        let before = table(&["b", "a"], &["k", "j"], vec![vec![v(1), v(1)], vec![v(2), Answer::NotFound]]);
+        // A node and a key only one side holds are no change.
+        let after = table(
+            &["a", "b", "c"],
+            &["j", "k", "new"],
+            vec![vec![v(3), v(2), v(0)], vec![v(1), v(1), v(0)], vec![v(0), v(0), v(0)]],
+        );
+        let lines: Vec<String> = before.changes(&after).iter().map(ToString::to_string).collect();
+        assert_eq!(lines, ["a j: not found -> 3"]);
+        let error = Change { node: "n".into(), key: "k".into(), before: v(1), after: Answer::Error("boom".into()) };
+        assert_eq!(error.to_string(), "n k: 1 -> error: boom");
+        assert_eq!(
+            error.to_value().to_json().unwrap(),
+            r#"{"node":"n","key":"k","before":{"value":1},"after":{"error":"boom"}}"#
+        );
+    }
+
+    #[test]
+    fn hash_order_is_part_of_an_answer() {
+        let ab = crate::json::parse(r#"{"a":1,"b":2}"#).unwrap();
+        let ba = crate::json::parse(r#"{"b":2,"a":1}"#).unwrap();
+        assert!(!Answer::Value(ab.clone()).same(&Answer::Value(ba)));
+        assert!(Answer::Value(ab.clone()).same(&Answer::Value(ab)));
+    }
+}

@@ -1,0 +1,124 @@
+//! The fleet view over real data: puppetlabs-ntp's module data recorded from
+//! Puppet for five platforms (`../shared/realworld/module-ntp-*.yaml`), put
+//! in one document as five nodes. Each node's column must be what a
+//! one-node document of that node answers, which the realworld test holds
+//! to Puppet's recorded answers; what changed after an edit must be what
+//! the one-node documents say changed.
+
+use std::path::PathBuf;
+
+use hiera_core::case::{Document, OtherNode};
+use hiera_core::fleet::{Answer, Change};
+use hiera_core::playground::Playground;
+
+/// The ntp cases, each with what a one-node document answers for it.
+fn cases() -> Option<Vec<Document>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/realworld");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("module-ntp-")))
+        .collect();
+    paths.sort();
+    let docs: Vec<Document> =
+        paths.iter().map(|p| Document::from_yaml(&std::fs::read_to_string(p).unwrap()).unwrap()).collect();
+    Some(docs)
+}
+
+fn one_node(doc: &Document) -> Vec<Answer> {
+    let hiera = doc.hiera();
+    doc.lookups.iter().map(|l| Answer::of(l.request(false).and_then(|r| hiera.lookup(&r).result))).collect()
+}
+
+fn together(docs: &[Document]) -> Document {
+    let mut fleet = docs[0].clone();
+    fleet.nodes = docs[1..].iter().map(|d| OtherNode { name: d.node().name, facts: d.facts.clone() }).collect();
+    fleet
+}
+
+#[test]
+fn each_column_is_what_the_node_alone_answers_and_an_edit_changes_what_it_changes_alone() {
+    let Some(docs) = cases().filter(|d| d.len() > 1) else {
+        eprintln!("no ../shared/realworld here: skipped");
+        return;
+    };
+    // The same module data, recorded for several platforms; the lookups
+    // are the first case's (the others' are mostly the same).
+    assert!(docs.iter().all(|d| d.files == docs[0].files));
+    for d in &docs {
+        assert!(d.check(false).iter().all(Result::is_ok), "{} no longer agrees with Puppet", d.node().name);
+    }
+    let alone: Vec<Document> =
+        docs.iter().map(|d| Document { lookups: docs[0].lookups.clone(), ..d.clone() }).collect();
+    let mut playground = Playground::new(together(&alone));
+    let table = playground.fleet();
+    assert_eq!(table.nodes, docs.iter().map(|d| d.node().name).collect::<Vec<_>>());
+    let (mut differing_rows, mut recorded) = (0, 0);
+    for (column, (doc, recorded_doc)) in alone.iter().zip(&docs).enumerate() {
+        let puppet = one_node(recorded_doc);
+        for (row, answer) in one_node(doc).iter().enumerate() {
+            let cell = &table.answers[row][column];
+            assert!(cell.same(answer), "{} {}", table.nodes[column], table.keys[row]);
+            // Where Puppet answered this very lookup for this node.
+            let same_lookup = |l: &&hiera_core::case::CaseLookup| {
+                (&l.keys, &l.merge, &l.default, &l.value_type)
+                    == (
+                        &doc.lookups[row].keys,
+                        &doc.lookups[row].merge,
+                        &doc.lookups[row].default,
+                        &doc.lookups[row].value_type,
+                    )
+            };
+            if let Some(i) = recorded_doc.lookups.iter().position(|l| same_lookup(&l)) {
+                assert!(cell.same(&puppet[i]));
+                recorded += 1;
+            }
+        }
+    }
+    assert!(recorded > table.keys.len() * docs.len() * 9 / 10, "only {recorded} cells were recorded from Puppet");
+    for row in &table.answers {
+        differing_rows += usize::from(row.iter().any(|a| !a.same(&row[0])));
+    }
+    assert!(differing_rows > 10, "the platforms differ in {differing_rows} keys only");
+
+    // An edit of one family's data changes that family's nodes only.
+    let path = "modules/ntp/data/RedHat-family.yaml";
+    let text = docs[0].files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone()).unwrap();
+    let edited = text.replace("ntp::iburst_enable: false", "ntp::iburst_enable: true");
+    assert_ne!(edited, text);
+    playground.set_file(path, &edited);
+    let changes = table.changes(&playground.fleet());
+    let mut expected = Vec::new();
+    for doc in &alone {
+        let mut after = doc.clone();
+        after.files.iter_mut().filter(|(p, _)| p == path).for_each(|(_, t)| *t = edited.clone());
+        for ((lookup, before), now) in doc.lookups.iter().zip(one_node(doc)).zip(one_node(&after)) {
+            if !before.same(&now) {
+                let (node, key) = (doc.node().name, lookup.label());
+                expected.push(Change { node, key, before, after: now });
+            }
+        }
+    }
+    hiera_core::fleet::sort(&mut expected);
+    assert!(!expected.is_empty());
+    assert_eq!(changes, expected);
+}
+
+#[test]
+fn a_document_keeps_its_nodes_and_shows_any_of_them() {
+    let text = "node: a.example.com\nfacts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"%{facts.role}.yaml\"\n  data/web.yaml: \"k: web\\n\"\n  data/db.yaml: \"k: db\\n\"\nlookups:\n  - key: k\nnodes:\n  - node: b.example.com\n    facts:\n      role: db\n";
+    let doc = Document::from_yaml(text).unwrap();
+    assert_eq!(Document::from_yaml(&doc.to_yaml()).unwrap(), doc);
+    let mut playground = Playground::new(doc);
+    let value = |s: &str| Answer::Value(s.into());
+    assert_eq!(playground.fleet().answers, vec![vec![value("web"), value("db")]]);
+    playground.show_node(0);
+    assert_eq!(playground.document().node.as_deref(), Some("b.example.com"));
+    let shown = playground.fleet();
+    assert_eq!(shown.nodes, ["b.example.com", "a.example.com"]);
+    assert_eq!(shown.answers, vec![vec![value("db"), value("web")]]);
+    let hiera = playground.document().hiera();
+    assert_eq!(hiera.lookup(&playground.document().lookups[0].request(false).unwrap()).result.unwrap(), "db".into());
+    let refused = Document::from_yaml("files: {}\nnodes:\n  - facts: {}\n").unwrap_err();
+    assert!(refused.to_string().contains("'nodes' must be a mapping with 'node'"), "{refused}");
+}
