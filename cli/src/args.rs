@@ -113,23 +113,13 @@ pub struct Options {
 impl Options {
     /// The merge `puppet lookup` builds from its flags.
     pub fn merge_value(&self) -> Result<Option<Value>, hiera_core::Error> {
-        let deep_flags = self.knockout_prefix.is_some() || self.sort_merged_arrays || self.merge_hash_arrays;
-        let Some(name) = &self.merge else {
-            if deep_flags {
-                return Err(hiera_core::Error::runtime(
-                    "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'",
-                ));
-            }
-            return Ok(None);
+        let options = hiera_core::merge::MergeOptions {
+            strategy: self.merge.clone().unwrap_or_default(),
+            knockout_prefix: self.knockout_prefix.clone(),
+            sort_merged_arrays: self.sort_merged_arrays,
+            merge_hash_arrays: self.merge_hash_arrays,
         };
-        let mut h = hiera_core::value::Hash::default();
-        h.insert("strategy".into(), Value::String(name.clone()));
-        if let Some(p) = &self.knockout_prefix {
-            h.insert("knockout_prefix".into(), Value::String(p.clone()));
-        }
-        h.insert("sort_merged_arrays".into(), Value::Bool(self.sort_merged_arrays));
-        h.insert("merge_hash_arrays".into(), Value::Bool(self.merge_hash_arrays));
-        hiera_core::case::cli_merge(&Value::Hash(h)).map(Some)
+        options.request()
     }
 }
 

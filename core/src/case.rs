@@ -5,6 +5,7 @@
 use crate::error::Error;
 use crate::fs::Files;
 use crate::lookup::{Answer, Request};
+use crate::merge::MergeOptions;
 use crate::scope::Node;
 use crate::settings::Puppet;
 use crate::value::{Hash, Str, Value};
@@ -232,7 +233,7 @@ impl CaseLookup {
     pub fn request(&self, explain: bool) -> Result<Request, Error> {
         Ok(Request {
             keys: self.keys.clone(),
-            merge: self.merge.as_ref().map(cli_merge).transpose()?,
+            merge: self.merge_options().request()?,
             default: self.default.clone(),
             value_type: self.value_type.clone(),
             explain,
@@ -265,24 +266,14 @@ impl CaseLookup {
         std::iter::once(self.key_label()).chain(self.options()).collect::<Vec<_>>().join(" ")
     }
 
+    /// The merge options of `merge:`.
+    pub fn merge_options(&self) -> MergeOptions {
+        MergeOptions::from_value(self.merge.as_ref())
+    }
+
     /// `puppet lookup`'s options for this lookup, shell-quoted.
     fn options(&self) -> Vec<String> {
-        let mut args = Vec::new();
-        if let Some(Ok(Value::Hash(m))) = self.merge.as_ref().map(cli_merge) {
-            let get = |k: &str| m.get(&Str(k)).cloned();
-            if let Some(s) = get("strategy") {
-                args.push(format!("--merge {}", s.to_ruby_s()));
-            }
-            if let Some(p) = get("knockout_prefix") {
-                args.push(format!("--knock-out-prefix {}", shell(&p.to_ruby_s())));
-            }
-            if get("sort_merged_arrays").is_some_and(|v| v.is_truthy()) {
-                args.push("--sort-merged-arrays".into());
-            }
-            if get("merge_hash_arrays").is_some_and(|v| v.is_truthy()) {
-                args.push("--merge-hash-arrays".into());
-            }
-        }
+        let mut args = self.merge_options().args(shell);
         if let Some(d) = &self.default {
             args.push(format!("--default {}", shell(&d.to_ruby_s())));
         }
@@ -296,35 +287,6 @@ impl CaseLookup {
 /// `s` quoted for a POSIX shell.
 pub fn shell(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-/// `puppet lookup`'s `--merge` handling: a name or a hash of deep options.
-pub fn cli_merge(merge: &Value) -> Result<Value, Error> {
-    let (name, h) = match merge {
-        Value::Hash(h) => (h.get(&Str("strategy")).map(Value::to_ruby_s).unwrap_or_default(), Some(h)),
-        v => (v.to_ruby_s(), None),
-    };
-    if !matches!(name.as_str(), "first" | "hash" | "unique" | "deep") {
-        return Err(Error::runtime(
-            "The --merge option only accepts 'first', 'hash', 'unique', or 'deep'\nRun 'puppet lookup --help' for more details",
-        ));
-    }
-    let flag = |k: &str| h.and_then(|h| h.get(&Str(k))).is_some_and(Value::is_truthy);
-    let prefix = h.and_then(|h| h.get(&Str("knockout_prefix"))).filter(|v| !matches!(v, Value::Undef));
-    let mut out = Hash::default();
-    out.insert("strategy".into(), Value::String(name.clone()));
-    if name == "deep" {
-        out.insert("sort_merged_arrays".into(), Value::Bool(flag("sort_merged_arrays")));
-        out.insert("merge_hash_arrays".into(), Value::Bool(flag("merge_hash_arrays")));
-        if let Some(p) = prefix {
-            out.insert("knockout_prefix".into(), p.clone());
-        }
-    } else if prefix.is_some() || flag("sort_merged_arrays") || flag("merge_hash_arrays") {
-        return Err(Error::runtime(
-            "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\nRun 'puppet lookup --help' for more details",
-        ));
-    }
-    Ok(Value::Hash(out))
 }
 
 /// The outcome of a lookup as the oracle records it: a value (which must

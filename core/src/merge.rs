@@ -5,6 +5,123 @@ use crate::config::type_name;
 use crate::error::Error;
 use crate::value::{Hash, Str, Value};
 
+/// The merge a lookup asks for as `puppet lookup` takes it: `--merge NAME`
+/// and, with `deep`, `--knock-out-prefix`, `--sort-merged-arrays` and
+/// `--merge-hash-arrays`. A document's `merge:` (a name, or a hash with
+/// `strategy` and the deep options) is read into it and written from it, and
+/// the command line's flags are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeOptions {
+    /// `--merge`: `first`, `unique`, `hash` or `deep`; empty when not given.
+    pub strategy: String,
+    /// `--knock-out-prefix`.
+    pub knockout_prefix: Option<String>,
+    /// `--sort-merged-arrays`.
+    pub sort_merged_arrays: bool,
+    /// `--merge-hash-arrays`.
+    pub merge_hash_arrays: bool,
+}
+
+impl MergeOptions {
+    /// Reads a document's `merge:`.
+    pub fn from_value(merge: Option<&Value>) -> MergeOptions {
+        match merge {
+            None | Some(Value::Undef) => MergeOptions::default(),
+            Some(Value::Hash(h)) => {
+                let get = |k: &str| h.get(&Str(k)).filter(|v| !matches!(v, Value::Undef));
+                MergeOptions {
+                    strategy: get("strategy").map(Value::to_ruby_s).unwrap_or_default(),
+                    knockout_prefix: get("knockout_prefix").map(Value::to_ruby_s),
+                    sort_merged_arrays: get("sort_merged_arrays").is_some_and(Value::is_truthy),
+                    merge_hash_arrays: get("merge_hash_arrays").is_some_and(Value::is_truthy),
+                }
+            }
+            Some(v) => MergeOptions { strategy: v.to_ruby_s(), ..MergeOptions::default() },
+        }
+    }
+
+    /// A document's `merge:` for these options: none, a name, or a hash
+    /// when a deep merge has options.
+    pub fn to_value(&self) -> Option<Value> {
+        match self.strategy.as_str() {
+            "" => None,
+            "deep" if self.deep_flags() => {
+                let mut h = Hash::default();
+                h.insert("strategy".into(), "deep".into());
+                if let Some(p) = &self.knockout_prefix {
+                    h.insert("knockout_prefix".into(), p.as_str().into());
+                }
+                if self.sort_merged_arrays {
+                    h.insert("sort_merged_arrays".into(), Value::Bool(true));
+                }
+                if self.merge_hash_arrays {
+                    h.insert("merge_hash_arrays".into(), Value::Bool(true));
+                }
+                Some(Value::Hash(h))
+            }
+            s => Some(Value::from(s)),
+        }
+    }
+
+    fn deep_flags(&self) -> bool {
+        self.knockout_prefix.is_some() || self.sort_merged_arrays || self.merge_hash_arrays
+    }
+
+    /// The merge `puppet lookup` hands the engine for these options (a deep
+    /// merge always carries both array flags), or its refusal of them.
+    pub fn request(&self) -> Result<Option<Value>, Error> {
+        let name = self.strategy.as_str();
+        if name.is_empty() && self.deep_flags() {
+            return Err(Error::runtime(
+                "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'",
+            ));
+        }
+        if name.is_empty() {
+            return Ok(None);
+        }
+        if !matches!(name, "first" | "hash" | "unique" | "deep") {
+            return Err(Error::runtime(
+                "The --merge option only accepts 'first', 'hash', 'unique', or 'deep'\nRun 'puppet lookup --help' for more details",
+            ));
+        }
+        let mut out = Hash::default();
+        out.insert("strategy".into(), Value::from(name));
+        if name == "deep" {
+            out.insert("sort_merged_arrays".into(), Value::Bool(self.sort_merged_arrays));
+            out.insert("merge_hash_arrays".into(), Value::Bool(self.merge_hash_arrays));
+            if let Some(p) = &self.knockout_prefix {
+                out.insert("knockout_prefix".into(), p.as_str().into());
+            }
+        } else if self.deep_flags() {
+            return Err(Error::runtime(
+                "The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\nRun 'puppet lookup --help' for more details",
+            ));
+        }
+        Ok(Some(Value::Hash(out)))
+    }
+
+    /// `puppet lookup`'s flags for these options, a value shell-quoted with
+    /// `quote`; none when `puppet lookup` would refuse them.
+    pub fn args(&self, quote: impl Fn(&str) -> String) -> Vec<String> {
+        if !matches!(self.request(), Ok(Some(_))) {
+            return Vec::new();
+        }
+        let mut args = vec![format!("--merge {}", self.strategy)];
+        if self.strategy == "deep" {
+            if let Some(p) = &self.knockout_prefix {
+                args.push(format!("--knock-out-prefix {}", quote(p)));
+            }
+            if self.sort_merged_arrays {
+                args.push("--sort-merged-arrays".into());
+            }
+            if self.merge_hash_arrays {
+                args.push("--merge-hash-arrays".into());
+            }
+        }
+        args
+    }
+}
+
 /// Which strategy merges the values found.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
@@ -447,6 +564,35 @@ fn compare(x: &Value, y: &Value) -> Result<std::cmp::Ordering, Error> {
 mod tests {
     use super::*;
     use crate::yaml;
+
+    #[test]
+    fn merge_options_read_and_write_a_documents_merge_and_refuse_as_puppet_lookup_does() {
+        let json = |m: &MergeOptions| m.request().map(|r| r.map(|v| v.to_json().unwrap()));
+        let deep =
+            MergeOptions::from_value(Some(&v("{strategy: deep, knockout_prefix: '--', sort_merged_arrays: true}")));
+        assert_eq!(deep.knockout_prefix.as_deref(), Some("--"));
+        assert_eq!(MergeOptions::from_value(deep.to_value().as_ref()), deep);
+        assert_eq!(
+            json(&deep).unwrap().as_deref(),
+            Some(r#"{"strategy":"deep","sort_merged_arrays":true,"merge_hash_arrays":false,"knockout_prefix":"--"}"#)
+        );
+        assert_eq!(
+            deep.args(|s| format!("<{s}>")),
+            ["--merge deep", "--knock-out-prefix <-->", "--sort-merged-arrays"]
+        );
+        // A plain deep merge is written as its name; no merge as nothing.
+        let plain = MergeOptions { strategy: "deep".into(), ..MergeOptions::default() };
+        assert_eq!(plain.to_value(), Some(Value::from("deep")));
+        assert_eq!(MergeOptions::from_value(None).to_value(), None);
+        assert_eq!(json(&MergeOptions::default()).unwrap(), None);
+        let refused = |m: MergeOptions| m.request().unwrap_err().into_message();
+        assert!(refused(MergeOptions { strategy: "deepest".into(), ..MergeOptions::default() })
+            .starts_with("The --merge option only accepts"));
+        let flags = MergeOptions { sort_merged_arrays: true, ..MergeOptions::default() };
+        assert!(refused(flags.clone()).ends_with("only available with '--merge deep'"));
+        assert!(refused(MergeOptions { strategy: "hash".into(), ..flags })
+            .contains("'--merge deep'\nRun 'puppet lookup --help'"));
+    }
 
     fn v(text: &str) -> Value {
         yaml::load(&format!("v: {text}\n")).unwrap().unwrap().0.get("v").unwrap().clone()

@@ -2,9 +2,9 @@
 //! and its result, live. A row is selected with a click or the keyboard.
 
 use hiera_core::case::CaseLookup;
+use hiera_core::merge::MergeOptions;
 use hiera_core::playground::Outcome;
 use hiera_core::steps::Warning;
-use hiera_core::value::Hash;
 use hiera_core::{Puppet, Value};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -157,38 +157,41 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
             update(Box::new(move |l| set_keys(l, &text)));
         })
     };
-    let (strategy, prefix, sort, hash_arrays) = merge_parts(l.merge.as_ref());
+    // Each merge control changes one option and keeps the others.
+    let merge = l.merge_options();
+    let set_merge = {
+        let (update, merge) = (update.clone(), merge.clone());
+        move |change: Box<dyn Fn(&mut MergeOptions)>| {
+            let mut merge = merge.clone();
+            change(&mut merge);
+            update(Box::new(move |l| l.merge = merge.to_value()));
+        }
+    };
     let on_merge = {
-        let (update, prefix) = (update.clone(), prefix.clone());
+        let set_merge = set_merge.clone();
         Callback::from(move |e: Event| {
             let name = e.target_unchecked_into::<HtmlSelectElement>().value();
-            let prefix = prefix.clone();
-            update(Box::new(move |l| l.merge = build_merge(&name, &prefix, sort, hash_arrays)));
+            set_merge(Box::new(move |m| m.strategy = name.clone()));
         })
     };
     let on_prefix = {
-        let update = update.clone();
+        let set_merge = set_merge.clone();
         Callback::from(move |e: InputEvent| {
             let p = e.target_unchecked_into::<HtmlInputElement>().value();
-            update(Box::new(move |l| l.merge = build_merge("deep", &p, sort, hash_arrays)));
+            set_merge(Box::new(move |m| m.knockout_prefix = (!p.is_empty()).then(|| p.clone())));
         })
     };
     let on_sort = {
-        let (update, prefix) = (update.clone(), prefix.clone());
+        let set_merge = set_merge.clone();
         Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let prefix = prefix.clone();
-            update(Box::new(move |l| l.merge = build_merge("deep", &prefix, on, hash_arrays)));
+            set_merge(Box::new(move |m| m.sort_merged_arrays = on));
         })
     };
-    let on_hash_arrays = {
-        let (update, prefix) = (update.clone(), prefix.clone());
-        Callback::from(move |e: Event| {
-            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let prefix = prefix.clone();
-            update(Box::new(move |l| l.merge = build_merge("deep", &prefix, sort, on)));
-        })
-    };
+    let on_hash_arrays = Callback::from(move |e: Event| {
+        let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+        set_merge(Box::new(move |m| m.merge_hash_arrays = on));
+    });
     let on_default = {
         let update = update.clone();
         Callback::from(move |e: InputEvent| {
@@ -261,7 +264,7 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                     aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} />
                 <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={props.readonly}>
                     { for [("", "merge: lookup_options"), ("first", "first"), ("unique", "unique"), ("hash", "hash"), ("deep", "deep")]
-                        .iter().map(|(v, label)| html! { <option value={*v} selected={strategy == *v}>{ *label }</option> }) }
+                        .iter().map(|(v, label)| html! { <option value={*v} selected={merge.strategy == *v}>{ *label }</option> }) }
                 </select>
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
                     spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
@@ -273,11 +276,11 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                     <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
                 }
             </div>
-            if strategy == "deep" {
+            if merge.strategy == "deep" {
                 <div class="deep-options">
-                    <label>{ "knockout prefix " }<input type="text" size="4" value={prefix.clone()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} readonly={props.readonly} /></label>
-                    <label><input type="checkbox" checked={sort} data-testid="sort-merged-arrays" onchange={on_sort} disabled={props.readonly} />{ " sort merged arrays" }</label>
-                    <label><input type="checkbox" checked={hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
+                    <label>{ "knockout prefix " }<input type="text" size="4" value={merge.knockout_prefix.clone().unwrap_or_default()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} readonly={props.readonly} /></label>
+                    <label><input type="checkbox" checked={merge.sort_merged_arrays} data-testid="sort-merged-arrays" onchange={on_sort} disabled={props.readonly} />{ " sort merged arrays" }</label>
+                    <label><input type="checkbox" checked={merge.merge_hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
                 </div>
             }
             if empty { <p class="muted" data-testid="lookup-empty">{ "Type a key to look it up." }</p> }
@@ -344,44 +347,6 @@ fn set_keys(l: &mut CaseLookup, text: &str) {
     } else {
         l.keys = vec![text.trim().to_string()];
         l.key_is_list = false;
-    }
-}
-
-/// (strategy, knockout prefix, sort_merged_arrays, merge_hash_arrays) of a merge value.
-fn merge_parts(merge: Option<&Value>) -> (String, String, bool, bool) {
-    match merge {
-        None => (String::new(), String::new(), false, false),
-        Some(Value::Hash(h)) => {
-            let get = |k: &str| h.get(&Value::from(k));
-            (
-                get("strategy").map(Value::to_ruby_s).unwrap_or_default(),
-                get("knockout_prefix").map(Value::to_ruby_s).unwrap_or_default(),
-                get("sort_merged_arrays").is_some_and(Value::is_truthy),
-                get("merge_hash_arrays").is_some_and(Value::is_truthy),
-            )
-        }
-        Some(v) => (v.to_ruby_s(), String::new(), false, false),
-    }
-}
-
-fn build_merge(strategy: &str, prefix: &str, sort: bool, hash_arrays: bool) -> Option<Value> {
-    match strategy {
-        "" => None,
-        "deep" if !prefix.is_empty() || sort || hash_arrays => {
-            let mut h = Hash::default();
-            h.insert("strategy".into(), "deep".into());
-            if !prefix.is_empty() {
-                h.insert("knockout_prefix".into(), prefix.into());
-            }
-            if sort {
-                h.insert("sort_merged_arrays".into(), Value::Bool(true));
-            }
-            if hash_arrays {
-                h.insert("merge_hash_arrays".into(), Value::Bool(true));
-            }
-            Some(Value::Hash(h))
-        }
-        s => Some(Value::from(s)),
     }
 }
 
