@@ -8,11 +8,12 @@ import path from "node:path";
 import { ROOT } from "./helpers.mjs";
 
 const BUDGET = 400 * 1024;
-// Loaded later (the editor, the eyaml tools when opened), only for documents
-// that use eyaml or HOCON (backends/), when chosen (examples/, facts/), or
-// not by the page at all.
-const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "sw.js"]);
-const NOT_COUNTED_DIRS = new Set(["backends", "facts"]);
+// Loaded later (the editor, the eyaml tools and the Nodes panel when opened),
+// only for documents that use eyaml or HOCON (backends/), when Report it or
+// Nodes is opened (extras/), when chosen (examples/, facts/), or not by the
+// page at all.
+const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "fleet.js", "sw.js"]);
+const NOT_COUNTED_DIRS = new Set(["backends", "facts", "extras"]);
 
 async function files(dir) {
   const out = [];

@@ -1,7 +1,8 @@
 // Imported by the wasm glue (wasm-bindgen snippet): loads the optional
 // backends (the backends-wasm crate, built by backends.mjs: eyaml's PKCS7
-// encryptor and the HOCON reader) when a document first needs them, and the
-// eyaml tools panel when it is first opened. Nothing here sends a key
+// encryptor and the HOCON reader) when a document first needs them, the
+// eyaml tools panel when it is first opened, and the extras module (the
+// extras-wasm crate: Report it, Nodes, zips) when one of those is first used. Nothing here sends a key
 // anywhere: every function works on what it is given, in this page.
 let module = null;
 let pending = null;
@@ -39,4 +40,42 @@ export function hoconParse(text) {
 export async function eyamlToolsRender(host, app) {
   const tools = await import(new URL("eyaml-tools.js", document.baseURI).href);
   tools.render(host, app);
+}
+
+let extras = null;
+
+/** The extras module, instantiated once. */
+function extrasModule() {
+  extras ??= (async () => {
+    const m = await import(new URL("extras/hiera_extras_wasm.js", document.baseURI).href);
+    await m.default({ module_or_path: new URL("extras/hiera_extras_wasm_bg.wasm", document.baseURI) });
+    return m;
+  })();
+  return extras;
+}
+
+/** Draws the Nodes panel (www/fleet.js, fetched once) into `host`. */
+export async function fleetRender(host, app) {
+  const [view, m] = await Promise.all([import(new URL("fleet.js", document.baseURI).href), extrasModule()]);
+  view.render(host, app, m);
+}
+
+/** Report it's [Markdown, embed.js markup] of a document (YAML); throws a message. */
+export async function extrasReport(text, base) {
+  return (await extrasModule()).report(text, base);
+}
+
+/** The zip of a document (YAML); throws a message. */
+export async function extrasExportZip(text) {
+  return (await extrasModule()).export_zip(text);
+}
+
+/** The document (YAML) a zip's bytes hold; throws a message. */
+export async function extrasImportZip(bytes) {
+  return (await extrasModule()).import_zip(bytes);
+}
+
+/** The document (YAML) a folder's files make; throws a message. */
+export async function extrasImportFolder(names, lengths, bytes) {
+  return (await extrasModule()).import_folder(names, lengths, bytes);
 }

@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+use hiera_core::case::Document;
 use hiera_core::value::Hash;
 use hiera_core::Value;
 use wasm_bindgen::prelude::*;
@@ -32,6 +33,57 @@ extern "C" {
     /// Draws the eyaml tools panel (see `hooks::use_eyaml_tools`).
     #[wasm_bindgen(js_name = eyamlToolsRender)]
     pub fn eyaml_tools_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
+
+    /// Draws the Nodes panel (see `hooks::use_fleet_panel`).
+    #[wasm_bindgen(js_name = fleetRender)]
+    pub fn fleet_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = extrasReport)]
+    fn extras_report(document: &str, base: &str) -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = extrasExportZip)]
+    fn extras_export_zip(document: &str) -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = extrasImportZip)]
+    fn extras_import_zip(bytes: &[u8]) -> js_sys::Promise;
+
+    #[wasm_bindgen(js_name = extrasImportFolder)]
+    fn extras_import_folder(names: Vec<String>, lengths: Vec<u32>, bytes: &[u8]) -> js_sys::Promise;
+}
+
+/// The zip of a document (see `hiera_core::archive::export`), made by the
+/// extras module.
+pub async fn export_zip(document: &Document) -> Result<Vec<u8>, String> {
+    let zip = JsFuture::from(extras_export_zip(&document.to_yaml())).await.map_err(message)?;
+    Ok(js_sys::Uint8Array::new(&zip).to_vec())
+}
+
+/// The document a zip holds, read by the extras module.
+pub async fn import_zip(bytes: &[u8]) -> Result<Document, String> {
+    read(JsFuture::from(extras_import_zip(bytes)).await)
+}
+
+/// The document the files of a dropped folder (path, bytes) make, read by
+/// the extras module.
+pub async fn import_folder(files: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
+    let lengths = files.iter().map(|(_, b)| b.len() as u32).collect();
+    let (names, bytes): (Vec<String>, Vec<Vec<u8>>) = files.into_iter().unzip();
+    read(JsFuture::from(extras_import_folder(names, lengths, &bytes.concat())).await)
+}
+
+/// A document the extras module answered with.
+fn read(answer: Result<JsValue, JsValue>) -> Result<Document, String> {
+    let text = answer.map_err(message)?.as_string().unwrap_or_default();
+    Document::from_yaml(&text).map_err(|e| e.to_string())
+}
+
+/// Report it's Markdown and `embed.js` markup of a document (its case-format
+/// YAML), made by the extras module (crate `extras-wasm`), fetched the
+/// first time.
+pub async fn report(document: &str, base: &str) -> Result<(String, String), String> {
+    let made = JsFuture::from(extras_report(document, base)).await.map_err(message)?;
+    let made = js_sys::Array::from(&made);
+    Ok((made.get(0).as_string().unwrap_or_default(), made.get(1).as_string().unwrap_or_default()))
 }
 
 fn message(e: JsValue) -> String {

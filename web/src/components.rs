@@ -1,6 +1,8 @@
 //! The page's views.
 
+pub mod bars;
 pub mod editor;
+pub mod embed;
 pub mod explain;
 pub mod file_tree;
 pub mod key_browser;
@@ -10,3 +12,4 @@ pub mod report;
 pub mod shortcuts;
 pub mod toolbar;
 pub mod why;
+pub mod workspace;

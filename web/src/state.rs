@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use hiera_core::case::{CaseLookup, Document};
+use hiera_core::case::{CaseLookup, Document, OtherNode};
 use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
 use hiera_core::Value;
 use yew::prelude::*;
@@ -28,6 +28,41 @@ impl Format {
     /// Every format, in menu order, with its label.
     pub const ALL: [(Format, &'static str); 3] =
         [(Format::Yaml, "YAML"), (Format::Json, "JSON"), (Format::Puppet, "Puppet")];
+}
+
+/// How the page was opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum View {
+    /// The playground, autosaving the visitor's work.
+    Work,
+    /// A shared link: its document is shown, and the visitor's own work is
+    /// not overwritten until they choose to keep this one.
+    Shared,
+    /// An example from the gallery, shown as a shared link is; a folder
+    /// dropped on it opens, still beside the visitor's work.
+    Example,
+    /// `?embed`: a compact view for an iframe.
+    Embed {
+        /// `&readonly`: no editing.
+        readonly: bool,
+        /// `&file=path`: only this file.
+        file: Option<String>,
+        /// `&lookup=N`: only this lookup.
+        lookup: Option<usize>,
+    },
+}
+
+/// The results panel's tabs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tab {
+    /// The merge step by step.
+    Why,
+    /// Puppet's `--explain` text.
+    Explain,
+    /// Every key the node resolves.
+    AllKeys,
+    /// Every lookup for every node.
+    Nodes,
 }
 
 /// A message shown above the page until dismissed.
@@ -90,6 +125,21 @@ pub struct State {
     pub notice: Option<Notice>,
     /// Whether share links and exports carry the document's private keys.
     pub include_private_keys: bool,
+    /// How the page was opened.
+    pub view: View,
+    /// The results panel's tab.
+    pub tab: Tab,
+    /// Whether "Report it" is open.
+    pub report_open: bool,
+    /// Whether the eyaml tools are open.
+    pub eyaml_open: bool,
+    /// The last share link made, and the document it is for
+    /// ([`State::loaded`]): it is shown only while that document is.
+    pub share_link: Option<(u64, String)>,
+    /// The gallery's examples (files under `examples/`).
+    pub examples: Rc<Vec<AttrValue>>,
+    /// The theme chosen: "" (the system's), "dark" or "light".
+    pub theme: AttrValue,
     /// The optional backends, once loaded (they outlive documents).
     backends: Option<Rc<crate::backends::Backends>>,
 }
@@ -108,6 +158,13 @@ impl PartialEq for State {
             && self.notice == other.notice
             && self.reveal == other.reveal
             && self.include_private_keys == other.include_private_keys
+            && self.view == other.view
+            && self.tab == other.tab
+            && self.report_open == other.report_open
+            && self.eyaml_open == other.eyaml_open
+            && self.share_link == other.share_link
+            && Rc::ptr_eq(&self.examples, &other.examples)
+            && self.theme == other.theme
     }
 }
 
@@ -156,6 +213,28 @@ pub enum Action {
     AddFiles(Vec<(String, String)>),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
+    /// Add a node beside the document's own: its name and its facts, as
+    /// the facts box reads them.
+    AddNode(String, String),
+    /// Remove the `i`-th of the other nodes.
+    RemoveNode(usize),
+    /// Show why the node of a fleet column (0: the shown one) gets a
+    /// lookup's (row's) answer.
+    OpenWhy(usize, usize),
+    /// The page now shows this.
+    SetView(View),
+    /// Show another tab of the results panel.
+    SetTab(Tab),
+    /// Open or close "Report it".
+    ShowReport(bool),
+    /// Open or close the eyaml tools.
+    ShowEyaml(bool),
+    /// A share link was made for the document loaded `.0`th (or forgotten).
+    ShareLink(Option<(u64, String)>),
+    /// The gallery's examples arrived.
+    Examples(Vec<AttrValue>),
+    /// Use this theme ("", "dark" or "light").
+    SetTheme(String),
     /// Hide the message.
     Dismiss,
 }
@@ -179,6 +258,13 @@ impl State {
             format: Format::Yaml,
             notice: None,
             include_private_keys: false,
+            view: View::Work,
+            tab: Tab::Why,
+            report_open: false,
+            eyaml_open: false,
+            share_link: None,
+            examples: Rc::default(),
+            theme: AttrValue::default(),
             backends: None,
         };
         state.load(doc);
@@ -242,24 +328,6 @@ impl State {
         } else {
             doc.without_private_keys()
         }
-    }
-
-    /// The document and its answers as Markdown (see
-    /// [`hiera_core::report::markdown`]), made from what a share link holds:
-    /// without private keys, the answers are those a recipient gets.
-    pub fn report(&self) -> String {
-        // Nothing withheld: the answers are the page's own, already evaluated.
-        if self.include_private_keys || self.document().private_keys().is_empty() {
-            let evaluations: Vec<&Evaluation> = self.results.iter().map(|r| &**r).collect();
-            return hiera_core::report::markdown(self.engine.borrow().document(), &evaluations);
-        }
-        let mut engine = Playground::new(self.shareable());
-        if let Some(backends) = &self.backends {
-            engine.set_pkcs7(backends.pkcs7.clone());
-            engine.set_hocon(backends.hocon.clone());
-        }
-        let evaluations: Vec<Evaluation> = engine.document().lookups.iter().map(|l| engine.evaluate(l, true)).collect();
-        hiera_core::report::markdown(engine.document(), &evaluations.iter().collect::<Vec<_>>())
     }
 
     /// The document as it stands.
@@ -462,6 +530,30 @@ impl Reducible for State {
                 s.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
             }
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
+            Action::AddNode(name, facts) => match parse_facts(&facts) {
+                Ok(read) => s.with_engine(|e| e.add_node(OtherNode { name, facts: read.facts })),
+                Err(message) => {
+                    s.notice = Some(Notice { text: format!("Could not add {name}: {message}"), error: true })
+                }
+            },
+            Action::RemoveNode(i) => s.with_engine(|e| e.remove_node(i)),
+            Action::OpenWhy(column, row) => {
+                if column > 0 {
+                    s.with_engine(|e| e.show_node(column - 1));
+                    let facts = hiera_core::facts::to_text(&s.document().facts);
+                    s.facts_text = facts.into();
+                    s.facts_error = None;
+                }
+                s.selected = Some(row);
+                s.tab = Tab::Why;
+            }
+            Action::SetView(view) => s.view = view,
+            Action::SetTab(tab) => s.tab = tab,
+            Action::ShowReport(open) => s.report_open = open,
+            Action::ShowEyaml(open) => s.eyaml_open = open,
+            Action::ShareLink(link) => s.share_link = link,
+            Action::Examples(examples) => s.examples = Rc::new(examples),
+            Action::SetTheme(theme) => s.theme = theme.into(),
             Action::Dismiss => s.notice = None,
         }
         Rc::new(s)

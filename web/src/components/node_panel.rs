@@ -10,7 +10,7 @@ use crate::state::Action;
 
 /// Nodes of current platforms, with their facts as Facter 4 gives them:
 /// (label, node name, file under `facts/`, fetched when chosen).
-const PRESETS: &[(&str, &str, &str)] = &[
+pub(crate) const PRESETS: &[(&str, &str, &str)] = &[
     ("Debian 12", "web01.example.com", "debian12.yaml"),
     ("Debian 13", "web02.example.com", "debian13.yaml"),
     ("Ubuntu 24.04", "app01.example.com", "ubuntu2404.yaml"),

@@ -3,7 +3,8 @@
 //! What it holds is what a share link holds: private keys only when the
 //! user chose to include them.
 
-use hiera_core::report::{embed_markup, iframe_markup};
+use hiera_core::report::iframe_markup;
+use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser;
@@ -23,14 +24,24 @@ pub struct ReportProps {
 #[function_component(Report)]
 pub fn report(props: &ReportProps) -> Html {
     let state = &props.state;
-    let markdown = {
-        let state = state.clone();
-        use_memo((state.revision, state.loaded, state.include_private_keys), move |_| state.report())
-    };
+    // Made by the extras module, which answers the document as a share link
+    // holds it: without private keys unless the user chose to include them.
+    let made = use_state(|| None::<Result<(String, String), String>>);
+    {
+        let (made, document) = (made.clone(), state.shareable().to_yaml());
+        use_effect_with(document, move |document| {
+            let (document, made) = (document.clone(), made.clone());
+            let base = browser::page_url();
+            let base = base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+            spawn_local(async move { made.set(Some(crate::backends::report(&document, &base).await)) });
+        });
+    }
     let link = use_share_link(Some(state.clone()));
-    let base = browser::page_url();
-    let base = base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
-    let script = embed_markup(&state.shareable(), &base);
+    let (markdown, script) = match &*made {
+        Some(Ok((markdown, script))) => (markdown.clone(), script.clone()),
+        Some(Err(e)) => (format!("The report could not be made: {e}"), String::new()),
+        None => (String::new(), "Making the markup…".into()),
+    };
     let copy = {
         let markdown = markdown.clone();
         Callback::from(move |_: MouseEvent| browser::copy(&markdown))
@@ -45,7 +56,7 @@ pub fn report(props: &ReportProps) -> Html {
             <p class="muted">{ if state.include_private_keys { "Private keys are included, as you chose for share links." } else { "Private keys are left out, as in share links: eyaml values then fail to decrypt." } }</p>
             <h3>{ "Markdown, for an issue or a chat" }</h3>
             <button type="button" data-testid="copy-markdown" onclick={copy}>{ "Copy Markdown" }</button>
-            <textarea readonly=true data-testid="report-markdown" aria-label="The document as Markdown" rows="8" value={(*markdown).clone()} onfocus={select.clone()} />
+            <textarea readonly=true data-testid="report-markdown" aria-label="The document as Markdown" rows="8" value={markdown} placeholder="Making the report…" onfocus={select.clone()} />
             <h3>{ "Embed this" }</h3>
             <label for="embed-iframe">{ "An iframe of this playground, all of it:" }</label>
             <textarea id="embed-iframe" readonly=true data-testid="embed-iframe" rows="3" onfocus={select.clone()}

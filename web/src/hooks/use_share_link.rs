@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::state::State;
 
-/// The address of a playground showing `state` (see [`crate::share_url`]):
+/// The address of a playground showing `state` (see [`crate::links::share_url`]):
 /// the browser deflates it, so it arrives a moment after `state` changes,
 /// and is None until then and while there is no state. The document is
 /// written out only when the state changed, not on every render; an address
@@ -19,9 +19,9 @@ pub fn use_share_link(state: Option<State>) -> Option<Rc<str>> {
         use_effect_with(state, move |state| {
             *asked.borrow_mut() += 1;
             let this = *asked.borrow();
-            if let Some(text) = state.as_ref().map(crate::shared_text) {
+            if let Some(text) = state.as_ref().map(crate::links::shared_text) {
                 spawn_local(async move {
-                    if let Ok(url) = crate::share_url(text).await {
+                    if let Ok(url) = crate::links::share_url(text).await {
                         if *asked.borrow() == this {
                             link.set(Some(url.into()));
                         }

@@ -1,0 +1,104 @@
+// Many nodes at once (issue 29): nodes added from presets, the key x node
+// matrix, a pin, an edit, and the changed cells.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { SCREENSHOTS, eventually, gotoReady, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const cell = (page, key, node) =>
+  page.locator(`[data-testid=fleet-row][data-key="${key}"] [data-testid=fleet-cell][data-node="${node}"]`);
+
+/** Opens the Nodes tab and waits for its panel, which arrives with the extras module. */
+async function openNodes(page) {
+  await page.click("[data-testid=tab-nodes]");
+  await page.locator("[data-testid=fleet-node]").first().waitFor();
+}
+
+/** Adds a node named `name` with the facts of the preset labelled `preset`. */
+async function addNode(page, name, preset) {
+  const columns = await page.locator("[data-testid=fleet-node]").count();
+  await page.fill("[data-testid=add-node-name]", name);
+  await page.selectOption("[data-testid=add-node-facts]", { label: preset });
+  await page.click("[data-testid=add-node]");
+  await eventually(() => page.locator("[data-testid=fleet-node]").count(), (n) => n === columns + 1, { message: `${name} added` });
+}
+
+test("nodes from presets, their answers side by side, and what an edit changed since the pin", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await openNodes(page);
+  const nodes = () => page.$$eval("[data-testid=fleet-node]", (els) => els.map((e) => e.dataset.node));
+  assert.deepEqual(await nodes(), ["web01.example.com"]);
+  await addNode(page, "db01.example.com", "RHEL / Rocky 9");
+  await addNode(page, "", "Debian 12");
+  assert.deepEqual(await nodes(), ["web01.example.com", "db01.example.com", "web01.example.com-2"]);
+
+  // Each node's answer, the ones that differ from the shown node's marked.
+  const port = "profile::web::port";
+  assert.equal(await cell(page, port, "web01.example.com").innerText(), "8080");
+  assert.equal(await cell(page, port, "db01.example.com").innerText(), "80");
+  assert.equal(await cell(page, port, "db01.example.com").getAttribute("data-state"), "differs");
+  // Another name, so the per-node file is not read; the same role and OS otherwise.
+  assert.equal(await cell(page, port, "web01.example.com-2").innerText(), "80");
+  const motd = "profile::base::motd";
+  assert.equal(await cell(page, motd, "db01.example.com").innerText(), '"Managed by Puppet on RedHat 9"');
+  assert.equal(await cell(page, motd, "web01.example.com-2").getAttribute("data-state"), "same");
+  assert.equal(await page.locator(`[data-testid=fleet-row][data-key="${motd}"]`).getAttribute("data-varies"), "true");
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet.png` });
+
+  // Pin, edit common.yaml: every (node, key) whose answer moved is marked and listed.
+  await page.click("[data-testid=pin-fleet]");
+  assert.match(await page.innerText("[data-testid=fleet-summary]"), /^0 answers changed since the pin/);
+  await openFile(page, "data/common.yaml");
+  const common = await page.locator("[data-testid=editor] .cm-content").innerText();
+  await replaceEditorText(page, common.replace("profile::web::port: 80", "profile::web::port: 8081"));
+  await eventually(() => cell(page, port, "db01.example.com").getAttribute("data-state"), (s) => s === "changed");
+  assert.equal(await cell(page, port, "db01.example.com").innerText(), "8081");
+  assert.equal(await cell(page, port, "web01.example.com").getAttribute("data-state"), "same");
+  assert.match(await page.innerText("[data-testid=fleet-summary]"), /^2 answers changed since the pin/);
+  assert.deepEqual(await page.$$eval("[data-testid=fleet-change]", (els) => els.map((e) => e.innerText)), [
+    "db01.example.com profile::web::port: 80 -> 8081",
+    "web01.example.com-2 profile::web::port: 80 -> 8081",
+  ]);
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet-changed.png` });
+
+  // A click on a cell shows why that node gets its answer.
+  await cell(page, port, "db01.example.com").click();
+  await page.locator("[data-testid=tab-why][aria-selected=true]").waitFor();
+  assert.equal(await page.inputValue("[data-testid=node-input]"), "db01.example.com");
+  assert.match(await page.inputValue("[data-testid=facts-editor]"), /family: RedHat/);
+  const selected = page.locator("[data-testid=lookup-row].selected");
+  assert.equal(await selected.getAttribute("data-key"), port);
+  assert.equal(await selected.getAttribute("data-value-json"), "8081");
+
+  // The nodes are part of the work: a reload keeps them, the shown one first.
+  await page.waitForTimeout(500);
+  await gotoReady(page, env.server.url);
+  await openNodes(page);
+  assert.deepEqual(await nodes(), ["db01.example.com", "web01.example.com", "web01.example.com-2"]);
+  await page.locator("[data-testid=remove-node]").first().click();
+  await eventually(nodes, (n) => n.join() === "db01.example.com,web01.example.com-2", { message: "web01 removed" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the matrix on a phone scrolls sideways inside its panel", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
+  await openNodes(page);
+  await addNode(page, "db01.example.com", "RHEL / Rocky 9");
+  await addNode(page, "win01.example.com", "Windows Server 2022");
+  const table = page.locator("[data-testid=fleet-table]");
+  await table.scrollIntoViewIfNeeded();
+  // The page itself does not scroll sideways.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+  assert.ok((await table.boundingBox()).height > 100);
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet-phone.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,52 @@
+//! `?embed`: the compact view an iframe shows (files as tabs, the editor, the
+//! lookups, and a link that opens the whole playground).
+
+use yew::prelude::*;
+
+use crate::components::editor::{language_of, Editor};
+use crate::components::lookups::Lookups;
+use crate::hooks::use_share_link::use_share_link;
+use crate::state::{Action, State, View};
+
+/// Props of [`Embed`].
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    /// The page's state.
+    pub state: State,
+    /// Where actions go.
+    pub dispatch: Callback<Action>,
+}
+
+/// The embedded page.
+#[function_component(Embed)]
+pub fn embed(props: &EmbedProps) -> Html {
+    let (state, dispatch) = (&props.state, &props.dispatch);
+    let link = use_share_link(Some(state.clone()));
+    let View::Embed { readonly, file, lookup } = &state.view else { return html! {} };
+    let doc = state.document();
+    let shown = doc.files.iter().map(|(p, _)| p).filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p));
+    let tabs: Html = shown
+        .map(|p| {
+            let selected = state.open_file.as_ref() == Some(p);
+            let onclick = { let p = p.clone(); dispatch.reform(move |_: MouseEvent| Action::OpenFile(p.clone())) };
+            html! { <button type="button" role="tab" aria-selected={selected.to_string()} data-testid="file-entry" data-path={p.clone()} {onclick}>{ p.clone() }</button> }
+        })
+        .collect();
+    html! {
+        <div class="embed" data-testid="embed" data-revision={state.revision.to_string()}>
+            if let Some(n) = &state.notice {
+                <div class="notice error" role="alert" data-testid="notice">{ &n.text }</div>
+            }
+            <nav class="embed-files" role="tablist" aria-label="Files">{ tabs }</nav>
+            if let (Some(path), Some(text)) = (state.open_file.clone(), state.open_text()) {
+                <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={dispatch.reform(Action::EditFile)} readonly={*readonly}
+                    language={language_of(&path)} />
+            }
+            <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
+                keys={state.engine().data_keys()} dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
+            if let Some(link) = link {
+                <a class="open-in-playground" data-testid="open-in-playground" href={link.to_string()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,79 @@
+//! The three panes: files and the node, the editor, and the lookups with
+//! their results.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::components::editor::{language_of, Editor};
+use crate::components::explain::Explain;
+use crate::components::file_tree::FileTree;
+use crate::components::key_browser::KeyBrowser;
+use crate::components::lookups::Lookups;
+use crate::components::node_panel::NodePanel;
+use crate::components::why::Why;
+use crate::state::{Action, State, Tab};
+
+/// The panes, for `state`.
+pub fn workspace(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRef) -> Html {
+    let doc = state.document();
+    let paths: Vec<String> = doc.files.iter().map(|(p, _)| p.clone()).collect();
+    let environment = AttrValue::from(doc.environment.clone());
+    let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
+    html! {
+        <main class="workspace">
+            <aside class="pane sidebar">
+                <FileTree {paths} open={state.open_file.clone()} environment={environment.clone()} dispatch={dispatch.clone()} />
+                <NodePanel puppet={doc.puppet} node={AttrValue::from(doc.node.clone().unwrap_or_default())} {environment} facts={state.facts_text.clone()}
+                    facts_error={state.facts_error.clone()} dispatch={dispatch.clone()} />
+            </aside>
+            <section class="pane editor-pane" id="editor-pane" tabindex="-1" aria-label="Editor">
+                if let (Some(path), Some(text)) = (state.open_file.clone(), state.open_text()) {
+                    <h2 class="file-title"><code>{ path.clone() }</code></h2>
+                    // One editor per file, so undo history never crosses files.
+                    <Editor key={path.clone()} text={AttrValue::from(text)} markers={state.markers()} onchange={dispatch.reform(Action::EditFile)} reveal={reveal_line}
+                        language={language_of(&path)} history={format!("{}:{path}", state.loaded)} />
+                } else {
+                    <p class="muted empty-editor">{ "Open a file from the list, or create one." }</p>
+                }
+            </section>
+            <section class="pane results">
+                <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
+                    keys={state.engine().data_keys()} dispatch={dispatch.clone()} />
+                <div class="tabs" role="tablist">
+                    { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes")]
+                        .into_iter().map(|(tab, label, testid)| html! {
+                            <button type="button" role="tab" aria-selected={(state.tab == tab).to_string()} data-testid={testid}
+                                onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
+                        }) }
+                </div>
+                <div class="tab-body">{ tab_body(state, dispatch, fleet_host) }</div>
+            </section>
+        </main>
+    }
+}
+
+/// What the tab on show shows, for the lookup selected.
+fn tab_body(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRef) -> Html {
+    let evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
+    let relative = {
+        let state = state.clone();
+        Callback::from(move |p: String| state.engine().relative(&p))
+    };
+    let reveal = dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line));
+    match state.tab {
+        Tab::Why => html! { <Why {evaluation} {relative} {reveal} create={dispatch.reform(Action::CreateFile)} /> },
+        Tab::Explain => {
+            let key_label =
+                state.selected.and_then(|i| state.document().lookups.get(i).map(|l| AttrValue::from(l.key_label())));
+            html! { <Explain {key_label} {evaluation} {relative} {reveal} /> }
+        }
+        Tab::AllKeys => {
+            html! { <KeyBrowser keys={Rc::new(state.engine().resolved_keys())} open_file={dispatch.reform(Action::OpenFile)} /> }
+        }
+        // Drawn by www/fleet.js (hooks::use_fleet_panel).
+        Tab::Nodes => {
+            html! { <section class="fleet" data-testid="fleet" aria-label="Nodes" ref={fleet_host.clone()} /> }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! The page's effects on the world around it: autosave, the page that embeds
+//! it, and the gallery's list.
+
+use hiera_core::case::Document;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use crate::browser;
+use crate::hooks::use_latest::use_latest;
+use crate::state::{Action, Notice, State, View};
+
+/// Autosaves the visitor's own work once typing pauses: writing a large
+/// document on every keystroke would slow typing down. Leaving the page
+/// saves at once.
+#[hook]
+pub fn use_autosave(state: &UseReducerHandle<State>) {
+    let latest = use_latest(state.clone());
+    {
+        let latest = latest.clone();
+        use_effect_with((), move |_| {
+            // Hidden or left (reload, close, another tab).
+            let listener = browser::on_window("pagehide", move |_| {
+                let state = latest.borrow();
+                if state.view == View::Work {
+                    browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml());
+                }
+            });
+            move || drop(listener)
+        });
+    }
+    use_effect_with(state.revision, move |revision| {
+        let revision = *revision;
+        if latest.borrow().view == View::Work {
+            spawn_local(async move {
+                yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
+                let current = (**latest.borrow()).clone();
+                if current.revision == revision
+                    && current.view == View::Work
+                    && !browser::save(browser::SAVED_DOCUMENT, &current.document().to_yaml())
+                {
+                    web_sys::console::warn_1(&"Could not autosave to localStorage".into());
+                }
+            });
+        }
+    });
+}
+
+/// An embedded page takes its document from the page that embeds it
+/// (www/embed.js), and from no one else; and tells it how tall it is
+/// whenever that changes (the editor arriving, a result growing).
+#[hook]
+pub fn use_embedding(state: &UseReducerHandle<State>) {
+    let (dispatch, embedded) = (state.dispatcher(), matches!(state.view, View::Embed { .. }));
+    use_effect_with(embedded, move |embedded| {
+        let listener = embedded.then(|| {
+            parent_messages(move |data: wasm_bindgen::JsValue| {
+                let text = js_sys::Reflect::get(&data, &"document".into()).ok().and_then(|d| d.as_string());
+                match text.map(|t| Document::from_yaml(&t)) {
+                    Some(Ok(doc)) => dispatch.dispatch(Action::Load(doc)),
+                    Some(Err(e)) => dispatch.dispatch(Action::Notify(Notice {
+                        text: format!("The embedded playground could not be read: {e}"),
+                        error: true,
+                    })),
+                    None => {}
+                }
+            })
+        });
+        let observer = embedded.then(browser::watch_height).flatten();
+        move || drop((listener, observer))
+    });
+}
+
+/// Listens for `{type: "hiera-playground:load"}` messages from the parent
+/// window; the listener stops when the returned guard is dropped.
+fn parent_messages(on_load: impl Fn(wasm_bindgen::JsValue) + 'static) -> impl Drop {
+    struct Guard(wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            if let Some(w) = web_sys::window() {
+                let _ = w.remove_event_listener_with_callback("message", self.0.as_ref().unchecked_ref());
+            }
+        }
+    }
+    let closure =
+        wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let from_parent = web_sys::window()
+                .and_then(|w| w.parent().ok().flatten())
+                .zip(e.source())
+                .is_some_and(|(p, s)| wasm_bindgen::JsValue::from(s) == wasm_bindgen::JsValue::from(p));
+            let data = e.data();
+            let is_load = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string()).as_deref()
+                == Some("hiera-playground:load");
+            if from_parent && is_load {
+                on_load(data);
+            }
+        });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("message", closure.as_ref().unchecked_ref());
+    }
+    browser::post_to_parent("hiera-playground:ready");
+    Guard(closure)
+}
+
+/// Fetches the gallery's list, which ships with the page.
+#[hook]
+pub fn use_gallery(state: &UseReducerHandle<State>) {
+    let dispatch = state.dispatcher();
+    use_effect_with((), move |_| {
+        spawn_local(async move {
+            if let Ok(index) = browser::fetch_text("examples/index.txt").await {
+                let names = index.lines().map(str::trim).filter(|l| !l.is_empty());
+                dispatch.dispatch(Action::Examples(names.map(|l| AttrValue::from(l.to_string())).collect()));
+            }
+        });
+    });
+}
