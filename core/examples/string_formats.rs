@@ -6,7 +6,7 @@
 //! pairs (`format` null for the default formats); prints a JSON array with
 //! `{"ok": text}`, `{"err": message}` or `{"not_utf8": true}` for each.
 
-use hiera_core::convert::Target;
+use hiera_core::internals::Target;
 use hiera_core::{ErrorKind, Value};
 use serde_json::{json, Value as Json};
 

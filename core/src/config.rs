@@ -2,7 +2,8 @@
 //! them, with Puppet's messages.
 
 use crate::error::Error;
-use crate::value::{Hash, Str, Value};
+use crate::types::type_name;
+use crate::value::{symkeys_to_string, Hash, Str, Value};
 use crate::yaml;
 
 /// Which layer a hiera.yaml configures; some keys are allowed only in one.
@@ -101,11 +102,6 @@ pub struct HieraConfig {
 const DEFAULT_V5: &str = "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: Common\n    path: common.yaml\n";
 
 impl HieraConfig {
-    /// Reads an environment-layer hiera.yaml at `path` (an absolute path).
-    pub fn parse(path: &str, text: &str) -> Result<HieraConfig, Error> {
-        HieraConfig::parse_for(Layer::Environment, path, text)
-    }
-
     /// Reads a hiera.yaml for the given layer, with that layer's rules.
     pub fn parse_for(layer: Layer, path: &str, text: &str) -> Result<HieraConfig, Error> {
         let loaded = match yaml::load(text) {
@@ -492,61 +488,6 @@ fn field<'a>(hash: &'a Hash, name: &str) -> Option<&'a Value> {
     hash.iter().find(|(k, _)| matches!(k, Value::String(k) if k == name)).map(|(_, v)| v)
 }
 
-/// Puppet's `symkeys_to_string`: symbol keys become strings, deeply.
-pub fn symkeys_to_string(hash: Hash) -> Hash {
-    // Data seldom has symbol keys: looking costs less than building the hashes again.
-    fn has_symbol_keys(hash: &Hash) -> bool {
-        hash.iter().any(|(k, v)| {
-            matches!(k, Value::Symbol(_))
-                || match v {
-                    Value::Hash(h) => has_symbol_keys(h),
-                    Value::Array(a) => a.iter().any(|e| matches!(e, Value::Hash(h) if has_symbol_keys(h))),
-                    _ => false,
-                }
-        })
-    }
-    if !has_symbol_keys(&hash) {
-        return hash;
-    }
-    hash.into_iter()
-        .map(|(k, v)| {
-            let k = match k {
-                Value::Symbol(s) => Value::String(s.into()),
-                k => k,
-            };
-            let v = match v {
-                Value::Hash(h) => Value::Hash(symkeys_to_string(h)),
-                Value::Array(a) => Value::Array(
-                    a.into_iter()
-                        .map(|e| match e {
-                            Value::Hash(h) => Value::Hash(symkeys_to_string(h)),
-                            e => e,
-                        })
-                        .collect(),
-                ),
-                v => v,
-            };
-            (k, v)
-        })
-        .collect()
-}
-
-/// The name Puppet's type mismatch messages give a value's type.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Undef => "Undef",
-        Value::Bool(_) => "Boolean",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::String(_) => "String",
-        Value::Symbol(_) => "Runtime",
-        Value::Array(_) => "Tuple",
-        Value::Hash(h) if h.keys().all(|k| matches!(k, Value::String(_))) => "Struct",
-        Value::Hash(_) => "Hash",
-        Value::Sensitive(_) => "Sensitive",
-    }
-}
-
 fn expects(what: &str, v: &Value) -> String {
     format!("expects {what} value, got {}", type_name(v))
 }
@@ -628,7 +569,8 @@ mod tests {
 
     #[test]
     fn reads_levels_and_defaults() {
-        let c = HieraConfig::parse(
+        let c = HieraConfig::parse_for(
+            Layer::Environment,
             "/env/hiera.yaml",
             "version: 5\nhierarchy:\n  - name: Nodes\n    path: \"nodes/%{trusted.certname}.yaml\"\n  - name: Common\n    path: common.yaml\n",
         )
@@ -641,9 +583,10 @@ mod tests {
 
     #[test]
     fn validation_errors_are_puppets() {
-        let e = HieraConfig::parse("/e/hiera.yaml", "version: 5\nhierarchy:\n  - pth: x\n").unwrap_err();
+        let e = HieraConfig::parse_for(Layer::Environment, "/e/hiera.yaml", "version: 5\nhierarchy:\n  - pth: x\n")
+            .unwrap_err();
         assert_eq!(e.message, "The Lookup Configuration at '/e/hiera.yaml' has wrong type, entry 'hierarchy' index 0 expects a value for key 'name'");
-        let e = HieraConfig::parse("/e/hiera.yaml", "version: 6\n").unwrap_err();
+        let e = HieraConfig::parse_for(Layer::Environment, "/e/hiera.yaml", "version: 6\n").unwrap_err();
         assert_eq!(e.message, "This runtime does not support hiera.yaml version 6 (file: /e/hiera.yaml)");
     }
 }

@@ -1,11 +1,12 @@
 //! Finding values: the data backends (`yaml_data`, `json_data`) that turn a
 //! data file into a hash, and the checks Puppet makes on what they return.
 
-use crate::config::{symkeys_to_string, type_name};
 use crate::error::Error;
 use crate::interpolate::has_tokens;
+use crate::types::type_name;
+use crate::value::symkeys_to_string;
 use crate::value::{Hash, Value};
-use crate::yaml::{self, Position, Spans};
+use crate::yaml::{self, Notes as _, Position, Spans};
 use std::cell::{Cell, OnceCell};
 
 /// A data file read by its backend.
@@ -77,10 +78,13 @@ impl Entry {
             scalar => self.note_scalar(scalar),
         }
     }
+}
 
-    /// Takes in a scalar found in the value (a collection's parts are
-    /// noted one by one).
-    pub fn note_scalar(&mut self, scalar: &Value) {
+/// The data files' reader notes each top-level value's [`Entry`] as it reads it.
+impl yaml::Notes for Entry {
+    const START: Entry = Entry::START;
+
+    fn note_scalar(&mut self, scalar: &Value) {
         match scalar {
             Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
             Value::Symbol(_) => self.lookup_value = false,
@@ -88,8 +92,7 @@ impl Entry {
         }
     }
 
-    /// Takes in a key of a hash found in the value.
-    pub fn note_key(&mut self, key: &Value) {
+    fn note_key(&mut self, key: &Value) {
         match key {
             Value::String(s) => self.interpolated |= crate::interpolate::has_token(s),
             Value::Integer(_) | Value::Float(_) => {}

@@ -7,6 +7,22 @@
 
 use crate::value::{Hash, Value};
 
+/// JSON is written here, apart from the data model (as serde_json's `Value`
+/// is apart from its serializer).
+impl Value {
+    /// The value as JSON on one line, the way `puppet lookup --render-as
+    /// json` prints it (see [`generate`]); NaN and infinities are an error
+    /// there too.
+    pub fn to_json(&self) -> Result<String, String> {
+        generate(self, false)
+    }
+
+    /// The value as indented JSON, an element a line, for people to read.
+    pub fn to_json_pretty(&self) -> Result<String, String> {
+        generate(self, true)
+    }
+}
+
 /// A parse error: the gem's message (`859: unexpected token at '...'`) and
 /// the byte offset it points at.
 #[derive(Clone, Debug, PartialEq)]

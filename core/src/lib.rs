@@ -1,11 +1,15 @@
 //! Puppet's Hiera 5 lookup, re-implemented over an in-memory filesystem.
 //!
-//! The engine is a pipeline, and its modules follow it: [`settings`] says
-//! which Puppet is reproduced and what its `puppet.conf` sets, [`fs`] holds the
-//! files, [`yaml`] and [`data`] load them, [`config`] reads hiera.yaml,
-//! [`lookup`] expands the hierarchy and finds values, [`interpolate`] reads
-//! `%{...}`, [`merge`] merges, [`lookup_options`] and [`convert`] apply the
-//! options, and [`explain`] records and prints the trace.
+//! The engine is a pipeline, and its modules follow it (ARCHITECTURE.md
+//! maps them): `settings` says which Puppet is reproduced and what its
+//! `puppet.conf` sets, [`fs`] holds the files, [`yaml`] and [`data`] load
+//! them, `config` reads hiera.yaml, `lookup` expands the hierarchy and finds
+//! values, `interpolate` reads `%{...}`, [`merge`] merges, `lookup_options`
+//! and `convert` apply the options, and [`explain`] records and prints the
+//! trace. The stages' own modules are the engine's business; what the
+//! front ends use is public: [`Hiera`], [`Request`] and [`Answer`], the data
+//! model ([`value`]), the document ([`case`]) and the page's engine
+//! ([`playground`]).
 //!
 //! ```
 //! use hiera_core::{case::Document, Hiera, Request};
@@ -26,8 +30,8 @@
 
 pub mod archive;
 pub mod case;
-pub mod config;
-pub mod convert;
+pub(crate) mod config;
+pub(crate) mod convert;
 pub mod data;
 mod error;
 pub mod explain;
@@ -36,22 +40,32 @@ pub mod facts;
 pub mod fleet;
 pub mod fs;
 pub mod hocon;
-pub mod interpolate;
+pub(crate) mod interpolate;
 pub mod json;
-pub mod key;
-pub mod lookup;
-pub mod lookup_options;
+pub(crate) mod key;
+pub(crate) mod lookup;
+pub(crate) mod lookup_options;
 pub mod merge;
 pub mod playground;
+pub(crate) mod regexp;
 pub mod report;
-pub mod scope;
-pub mod settings;
+pub(crate) mod scope;
+pub(crate) mod settings;
 pub mod share;
 pub mod steps;
 mod threads;
-pub mod types;
+pub(crate) mod types;
 pub mod value;
 pub mod yaml;
+
+/// What the repository's own tools and fuzz targets reach into: not API.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::config::{HieraConfig, Layer};
+    pub use crate::convert::Target;
+    pub use crate::interpolate::pieces;
+    pub use crate::key::{split_key, LookupKey};
+}
 
 pub use error::{Details, Error, ErrorKind};
 pub use lookup::{Answer, Request};

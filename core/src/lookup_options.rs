@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::key::LookupKey;
+use crate::regexp;
 use crate::value::{Hash, Value};
 use std::cell::OnceCell;
 
@@ -82,8 +83,8 @@ impl Compiled {
                     Some(simple) => (OnceCell::new(), Whole::Simple(Box::new(simple))),
                     None => {
                         let lines = OnceCell::from(Some(compile(&key)?));
-                        let whole =
-                            regex_lite::Regex::new(&translate(&key)).map_err(|e| Error::runtime(e.to_string()))?;
+                        let whole = regex_lite::Regex::new(&regexp::translate(&key))
+                            .map_err(|e| Error::runtime(e.to_string()))?;
                         (lines, Whole::Regex(whole))
                     }
                 };
@@ -238,77 +239,15 @@ pub fn validate(options: Value, module: Option<&str>) -> Result<Hash, Error> {
 /// Compiles a Ruby regexp with regex-lite, with Ruby's message for the
 /// mistakes Ruby reports and a clear one for what regex-lite cannot express.
 pub fn compile(pattern: &str) -> Result<regex_lite::Regex, Error> {
-    if let Some(problem) = unbalanced(pattern) {
+    if let Some(problem) = regexp::unbalanced(pattern) {
         return Err(Error::runtime(format!("{problem}: /{pattern}/")));
     }
-    regex_lite::Regex::new(&ruby_regex_to_rust(pattern)).map_err(|e| {
+    regex_lite::Regex::new(&regexp::to_regex_lite(pattern)).map_err(|e| {
         Error::runtime(format!(
             "lookup_options pattern /{pattern}/ cannot be used: {}",
             e.to_string().lines().last().unwrap_or("invalid regexp")
         ))
     })
-}
-
-fn unbalanced(pattern: &str) -> Option<&'static str> {
-    let mut depth = 0i32;
-    let mut chars = pattern.chars();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => {
-                depth -= 1;
-                if depth < 0 {
-                    return Some("unmatched close parenthesis");
-                }
-            }
-            _ => {}
-        }
-    }
-    if depth > 0 {
-        Some("end pattern with unmatched parenthesis")
-    } else if in_class {
-        Some("premature end of char-class")
-    } else {
-        None
-    }
-}
-
-/// Ruby's `^`/`$` match at line boundaries and `\A`/`\z`/`\Z` at the ends;
-/// `\h` is a hex digit. The rest of the common syntax is shared.
-pub fn ruby_regex_to_rust(pattern: &str) -> String {
-    format!("(?m){}", translate(pattern))
-}
-
-/// A Ruby regexp in regex-lite's syntax, but for `^` and `$`, which match
-/// only at the ends of the text as regex-lite reads them.
-fn translate(pattern: &str) -> String {
-    let mut out = String::new();
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('h') => out.push_str("[0-9a-fA-F]"),
-                Some('H') => out.push_str("[^0-9a-fA-F]"),
-                Some('Z') => out.push_str(r"(?:\n?\z)"),
-                // Word boundaries to regex-lite, plain characters to Ruby.
-                Some(c @ ('<' | '>')) => out.push(c),
-                Some(n) => {
-                    out.push('\\');
-                    out.push(n);
-                }
-                None => out.push_str(r"\\"),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

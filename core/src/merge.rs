@@ -1,8 +1,8 @@
 //! Merge strategies: `first`, `unique`, `hash` and `deep` (the deep_merge
 //! gem's algorithm, quirks included), with Puppet's type checks and messages.
 
-use crate::config::type_name;
 use crate::error::Error;
+use crate::types::type_name;
 use crate::value::{Hash, Str, Value};
 
 /// The merge a lookup asks for as `puppet lookup` takes it: `--merge NAME`
@@ -372,7 +372,7 @@ struct Knockout {
 
 impl Knockout {
     fn new(prefix: &str) -> Result<Knockout, Error> {
-        let re = regex_lite::Regex::new(&format!("(?m)^(?:{})", crate::lookup_options::ruby_regex_to_rust(prefix)))
+        let re = regex_lite::Regex::new(&format!("(?m)^(?:{})", crate::regexp::to_regex_lite(prefix)))
             .map_err(|e| Error::runtime(format!("invalid knockout_prefix /^{prefix}/: {e}")))?;
         Ok(Knockout { prefix: prefix.to_string(), re })
     }

@@ -640,7 +640,7 @@ fn knockouts(steps: &[Step], prefix: &str, result: &Value, push: &mut dyn FnMut(
 fn near_miss(pattern: &str, key: &str) -> bool {
     let body = pattern.trim_start_matches('^');
     let literal: String = body.chars().take_while(|c| c.is_alphanumeric() || *c == ':' || *c == '_').collect();
-    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::lookup_options::ruby_regex_to_rust(pattern)))
+    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::regexp::to_regex_lite(pattern)))
         .is_ok_and(|r| r.is_match(key));
     insensitive || (literal.len() >= 4 && literal.contains("::") && key.starts_with(&literal))
 }

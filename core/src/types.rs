@@ -2,10 +2,26 @@
 
 use crate::value::Value;
 
+/// The name Puppet's type mismatch messages give a value's type.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Undef => "Undef",
+        Value::Bool(_) => "Boolean",
+        Value::Integer(_) => "Integer",
+        Value::Float(_) => "Float",
+        Value::String(_) => "String",
+        Value::Symbol(_) => "Runtime",
+        Value::Array(_) => "Tuple",
+        Value::Hash(h) if h.keys().all(|k| matches!(k, Value::String(_))) => "Struct",
+        Value::Hash(_) => "Hash",
+        Value::Sensitive(_) => "Sensitive",
+    }
+}
+
 mod inferred;
 
+pub use inferred::Inferred;
 pub(crate) use inferred::{puppet_double_quote, puppet_quote};
-pub use inferred::{Inferred, Text};
 
 /// The type Puppet's type mismatch describer names as "got ..." (from
 /// `infer_set`): literal scalars as ranges (`Integer[1, 1]`), strings as

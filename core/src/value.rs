@@ -433,18 +433,6 @@ impl Value {
             _ => self.inspect(),
         }
     }
-
-    /// The value as JSON on one line, the way `puppet lookup --render-as
-    /// json` prints it (see [`crate::json::generate`]); NaN and infinities
-    /// are an error there too.
-    pub fn to_json(&self) -> Result<String, String> {
-        crate::json::generate(self, false)
-    }
-
-    /// The value as indented JSON, an element a line, for people to read.
-    pub fn to_json_pretty(&self) -> Result<String, String> {
-        crate::json::generate(self, true)
-    }
 }
 
 /// Ruby's `Float#to_s`: the shortest digits that round-trip, in fixed
@@ -514,6 +502,45 @@ pub fn inspect_str(s: &str) -> String {
 
 fn is_unprintable(c: char) -> bool {
     matches!(c as u32, 0x80..=0x9f | 0x2028 | 0x2029 | 0xfeff)
+}
+
+/// Puppet's `symkeys_to_string`: symbol keys become strings, deeply.
+pub fn symkeys_to_string(hash: Hash) -> Hash {
+    // Data seldom has symbol keys: looking costs less than building the hashes again.
+    fn has_symbol_keys(hash: &Hash) -> bool {
+        hash.iter().any(|(k, v)| {
+            matches!(k, Value::Symbol(_))
+                || match v {
+                    Value::Hash(h) => has_symbol_keys(h),
+                    Value::Array(a) => a.iter().any(|e| matches!(e, Value::Hash(h) if has_symbol_keys(h))),
+                    _ => false,
+                }
+        })
+    }
+    if !has_symbol_keys(&hash) {
+        return hash;
+    }
+    hash.into_iter()
+        .map(|(k, v)| {
+            let k = match k {
+                Value::Symbol(s) => Value::String(s.into()),
+                k => k,
+            };
+            let v = match v {
+                Value::Hash(h) => Value::Hash(symkeys_to_string(h)),
+                Value::Array(a) => Value::Array(
+                    a.into_iter()
+                        .map(|e| match e {
+                            Value::Hash(h) => Value::Hash(symkeys_to_string(h)),
+                            e => e,
+                        })
+                        .collect(),
+                ),
+                v => v,
+            };
+            (k, v)
+        })
+        .collect()
 }
 
 #[cfg(test)]

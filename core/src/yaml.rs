@@ -6,7 +6,6 @@
 //! and its safe-load refusals (dates and times), and keeps the line and
 //! column of every value.
 
-use crate::data::Entry;
 use crate::value::{Hash, Value};
 use indexmap::IndexMap;
 use libyaml::{Event, Style};
@@ -166,13 +165,32 @@ pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<
 #[doc(hidden)]
 #[allow(clippy::type_complexity)]
 pub fn load_in_pieces(text: &str, pieces: usize) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    document_in_pieces(text, pieces).map(|d| (d.value, d.surprises))
+    document_in_pieces::<()>(text, pieces).map(|d| (d.value, d.surprises))
+}
+
+/// What a reader notes of each top-level value as it reads it, for a user
+/// that would otherwise walk the value again ([`Document::entries`]): the
+/// data files' reader notes what a lookup needs to know of a value.
+pub trait Notes: Copy + Send {
+    /// What is noted of a value before any of its parts.
+    const START: Self;
+    /// Takes in a scalar of the value (a collection's parts come one by one).
+    fn note_scalar(&mut self, scalar: &Value);
+    /// Takes in a key of a hash in the value.
+    fn note_key(&mut self, key: &Value);
+}
+
+/// Notes nothing.
+impl Notes for () {
+    const START: () = ();
+    fn note_scalar(&mut self, _: &Value) {}
+    fn note_key(&mut self, _: &Value) {}
 }
 
 /// A text read for a data file: what [`load_noting_surprises`] gives, and
 /// whether it may hold a symbol.
 #[derive(Debug)]
-pub struct Document {
+pub struct Document<N> {
     /// The value and where its parts are; `None` for an empty document.
     pub value: Option<(Value, Spans)>,
     /// Scalars a reader may misread.
@@ -180,11 +198,11 @@ pub struct Document {
     /// Whether the value may hold a symbol (`:name`), a key of which Puppet
     /// makes a string: false only where reading saw that it holds none.
     pub symbols: bool,
-    /// What a lookup needs to know of each top-level value, in order, learnt
-    /// while the text was read and in cache: walking the values again later
-    /// took 9 % of a cold lookup on the medium bench repo. Empty where the
-    /// reading did not learn it.
-    pub entries: Vec<Entry>,
+    /// What was noted of each top-level value, in order, while the text
+    /// was read and in cache: walking the values again later took 9 % of a
+    /// cold lookup on the medium bench repo. Empty where the reading did not
+    /// note it.
+    pub entries: Vec<N>,
 }
 
 /// Whether a symbol is anywhere in `value`: what [`Document::symbols`]
@@ -202,7 +220,7 @@ pub fn holds_symbol(value: &Value) -> bool {
 /// Reads a data file's text (see [`Document`]), noting [`Spans`] if
 /// `spans`: a reader that never shows where a value is reads faster
 /// without them.
-pub fn load_document(text: &str, spans: bool) -> Result<Document, YamlError> {
+pub fn load_document<N: Notes>(text: &str, spans: bool) -> Result<Document<N>, YamlError> {
     read_document(text, pieces_for(text), spans)
 }
 
@@ -220,11 +238,11 @@ fn pieces_for(text: &str) -> usize {
 /// [`load_document`] with spans, cut into about `pieces` pieces (see
 /// [`load_in_pieces`]).
 #[doc(hidden)]
-pub fn document_in_pieces(text: &str, pieces: usize) -> Result<Document, YamlError> {
+pub fn document_in_pieces<N: Notes>(text: &str, pieces: usize) -> Result<Document<N>, YamlError> {
     read_document(text, pieces, true)
 }
 
-fn read_document(text: &str, pieces: usize, spans: bool) -> Result<Document, YamlError> {
+fn read_document<N: Notes>(text: &str, pieces: usize, spans: bool) -> Result<Document<N>, YamlError> {
     #[cfg(feature = "fast-yaml")]
     if let Some(document) = block::load(text, pieces, spans) {
         return Ok(document);

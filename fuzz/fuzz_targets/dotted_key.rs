@@ -3,6 +3,6 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|key: &str| {
-    let _ = hiera_core::key::split_key(key);
-    let _ = hiera_core::key::LookupKey::parse(key);
+    let _ = hiera_core::internals::split_key(key);
+    let _ = hiera_core::internals::LookupKey::parse(key);
 });

@@ -1,6 +1,6 @@
 //! hiera.yaml reading and validation, for every layer.
 #![no_main]
-use hiera_core::config::{HieraConfig, Layer};
+use hiera_core::internals::{HieraConfig, Layer};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -5,7 +5,7 @@ use hiera_core::{case::Document, Hiera, Request};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let _ = hiera_core::interpolate::pieces(text);
+    let _ = hiera_core::internals::pieces(text);
     let quoted = serde_json_string(text);
     let doc = format!(
         "facts:\n  role: web\n  os: {{family: Debian}}\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{{facts.role}}.yaml\"\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    other: \"x\"\n    list: [a, b]\n    subject: {quoted}\n"

@@ -7,15 +7,14 @@
 //! scalars, escapes, tabs, documents, and every error) makes it give up, and
 //! the event parser reads the text instead: so it never needs an error
 //! message of its own. Tests and the `yaml` fuzz target compare the two.
-//! On the way it notes what a lookup needs to know of each top-level value
-//! (an [`Entry`]), which would otherwise take a walk over the value later.
+//! On the way it notes what its user asks of each top-level value (see
+//! [`Notes`]), which would otherwise take a walk over the value later.
 //!
 //! A long text is cut into pieces at top-level keys, read at once on the
 //! cores there are, and joined: the pieces' readings must also be exactly
 //! the whole's (same tests, same fuzz target).
 
-use super::{decimal, is_word, surprising, tokenize, Document, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
-use crate::data::Entry;
+use super::{decimal, is_word, surprising, tokenize, Document, Notes, Position, Spans, Surprise, MAX_DEPTH, MAX_NODES};
 use crate::threads;
 use crate::value::{Map, Value};
 
@@ -36,7 +35,7 @@ pub(super) fn pieces_for(text: &str) -> usize {
 
 /// Reads `text` if it is in the subset, `None` otherwise, cutting it into
 /// about `pieces` pieces that are read at once; noting [`Spans`] if `spans`.
-pub(super) fn load(text: &str, pieces: usize, spans: bool) -> Option<Document> {
+pub(super) fn load<N: Notes>(text: &str, pieces: usize, spans: bool) -> Option<Document<N>> {
     load_from(text, &piece_starts(text, pieces), spans)
 }
 
@@ -80,7 +79,7 @@ fn piece_starts(text: &str, pieces: usize) -> Vec<usize> {
 
 /// The top-level entries of one piece of a text, to be joined with the
 /// other pieces' in order.
-struct Piece {
+struct Piece<N> {
     pairs: Vec<(Value, Value)>,
     /// The [`Spans`] of the entry values; the first piece's start with the
     /// top-level mapping's position.
@@ -88,12 +87,12 @@ struct Piece {
     surprises: Vec<Surprise>,
     nodes: usize,
     symbols: bool,
-    /// What each of `pairs`' values holds.
-    entries: Vec<Entry>,
+    /// What was noted of each of `pairs`' values.
+    entries: Vec<N>,
 }
 
 /// Reads `text` in pieces that start at `starts` (the first at 0).
-fn load_from(text: &str, starts: &[usize], spans: bool) -> Option<Document> {
+fn load_from<N: Notes>(text: &str, starts: &[usize], spans: bool) -> Option<Document<N>> {
     let mut jobs = Vec::with_capacity(starts.len());
     let mut line = 1;
     for (i, &start) in starts.iter().enumerate() {
@@ -102,7 +101,7 @@ fn load_from(text: &str, starts: &[usize], spans: bool) -> Option<Document> {
         }
         jobs.push((start, starts.get(i + 1).copied().unwrap_or(text.len()), line));
     }
-    let pieces: Vec<Piece> =
+    let pieces: Vec<Piece<N>> =
         threads::map(jobs, |(start, end, line)| read_piece(&text[start..end], start == 0, line, spans).ok())
             .into_iter()
             .collect::<Option<_>>()?;
@@ -127,7 +126,7 @@ fn load_from(text: &str, starts: &[usize], spans: bool) -> Option<Document> {
 
 /// Reads one piece of a text, `first` or starting with a top-level key at
 /// line `line`.
-fn read_piece(text: &str, first: bool, line: u32, spans: bool) -> Read<Piece> {
+fn read_piece<N: Notes>(text: &str, first: bool, line: u32, spans: bool) -> Read<Piece<N>> {
     if !suitable(text) {
         return Err(GiveUp);
     }
@@ -147,7 +146,7 @@ fn read_piece(text: &str, first: bool, line: u32, spans: bool) -> Read<Piece> {
         pairs: Vec::new(),
         items: Vec::new(),
         symbols: false,
-        entry: Entry::START,
+        entry: N::START,
         top_entries: Vec::new(),
     };
     if first {
@@ -203,7 +202,7 @@ fn suitable(text: &str) -> bool {
     })
 }
 
-struct Reader<'a> {
+struct Reader<'a, N> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -229,13 +228,13 @@ struct Reader<'a> {
     items: Vec<Value>,
     /// A symbol was read.
     symbols: bool,
-    /// What the top-level value being read holds so far.
-    entry: Entry,
-    /// The top-level values' [`Entry`]s.
-    top_entries: Vec<Entry>,
+    /// What was noted of the top-level value being read so far.
+    entry: N,
+    /// What was noted of each top-level value.
+    top_entries: Vec<N>,
 }
 
-impl<'a> Reader<'a> {
+impl<'a, N: Notes> Reader<'a, N> {
     /// The document's top-level mapping, whose entries it leaves in `top`;
     /// where the mapping starts.
     fn document(&mut self) -> Read<Position> {
@@ -426,7 +425,7 @@ impl<'a> Reader<'a> {
             let at = *first.get_or_insert_with(|| self.at());
             let key = self.key()?;
             if top {
-                self.entry = Entry::START;
+                self.entry = N::START;
             } else {
                 self.entry.note_key(&key);
             }
@@ -744,12 +743,14 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Entry;
     use std::path::Path;
 
     /// The fast path's reading, if it read `text`, after checking that it is
     /// the event parser's.
     fn agrees(text: &str) -> bool {
-        let Some(Document { value: Some((value, spans)), surprises, symbols, entries }) = load(text, 1, true) else {
+        let Some(Document { value: Some((value, spans)), surprises, symbols, entries }) = load::<Entry>(text, 1, true)
+        else {
             return false;
         };
         assert!(symbols || !super::super::holds_symbol(&value), "a symbol unnoted in {text:?}");
@@ -773,7 +774,7 @@ mod tests {
     fn notes_whether_a_text_has_symbols() {
         for (text, symbols) in [("a: b\n", false), ("':a': 1\nb: ':c'\n", false), ("a: :b\n", true), (":a: 1\n", true)]
         {
-            let Some(document) = load(text, 1, true) else { panic!("gave up on {text:?}") };
+            let Some(document) = load::<Entry>(text, 1, true) else { panic!("gave up on {text:?}") };
             assert_eq!(document.symbols, symbols, "{text:?}");
         }
     }
@@ -814,13 +815,13 @@ mod tests {
     #[test]
     fn reads_the_same_without_spans() {
         for text in corpus() {
-            let with = load(&text, 1, true).map(|mut d| {
+            let with = load::<Entry>(&text, 1, true).map(|mut d| {
                 if let Some((_, spans)) = &mut d.value {
                     *spans = Spans::default();
                 }
                 d
             });
-            assert_eq!(format!("{:?}", load(&text, 1, false)), format!("{with:?}"), "{text:?}");
+            assert_eq!(format!("{:?}", load::<Entry>(&text, 1, false)), format!("{with:?}"), "{text:?}");
         }
     }
 
@@ -828,13 +829,17 @@ mod tests {
     fn reads_a_text_cut_into_pieces_as_it_reads_it_whole() {
         let mut cut = 0;
         for text in corpus() {
-            let whole = format!("{:?}", load(&text, 1, true));
+            let whole = format!("{:?}", load::<Entry>(&text, 1, true));
             // As many pieces as bytes: a cut at every line that allows one.
             let every = piece_starts(&text, text.len());
             let mut ways: Vec<Vec<usize>> = every[1..].iter().map(|&c| vec![0, c]).collect();
             ways.push(every.clone());
             for starts in ways.into_iter().filter(|s| s.len() > 1) {
-                assert_eq!(format!("{:?}", load_from(&text, &starts, true)), whole, "cut at {starts:?}: {text:?}");
+                assert_eq!(
+                    format!("{:?}", load_from::<Entry>(&text, &starts, true)),
+                    whole,
+                    "cut at {starts:?}: {text:?}"
+                );
                 cut += 1;
             }
         }
@@ -919,7 +924,7 @@ mod tests {
             "a: 'x'y\n",
             "a: 1 #c\nb",
         ] {
-            assert!(load(text, 1, true).is_none(), "the fast path read {text:?}");
+            assert!(load::<Entry>(text, 1, true).is_none(), "the fast path read {text:?}");
         }
         // A repeated key among more entries than a map compares one by one.
         let many = |indent: &str, last: &str| {
@@ -927,8 +932,11 @@ mod tests {
             format!("{keys}{indent}{last}: x\n")
         };
         for text in [many("", "k3"), format!("a:\n{}", many("  ", "k9")), many("", "0.0").replace("k0", "-0.0")] {
-            assert!(load(&text, 1, true).is_none(), "the fast path read {text:?}");
-            assert!(load(&text.replace(": x", "_other: x"), 1, true).is_some(), "the fast path gave up on {text:?}");
+            assert!(load::<Entry>(&text, 1, true).is_none(), "the fast path read {text:?}");
+            assert!(
+                load::<Entry>(&text.replace(": x", "_other: x"), 1, true).is_some(),
+                "the fast path gave up on {text:?}"
+            );
         }
     }
 }
