@@ -43,7 +43,7 @@ pub fn key_pair(pkcs8: &[u8], now_seconds: f64) -> Result<Vec<String>, String> {
 #[wasm_bindgen]
 pub fn hocon_parse(text: &str) -> Result<String, String> {
     match hiera_core::hocon::parse(text) {
-        Ok(hash) => hiera_core::Value::Hash(hash).to_json(),
+        Ok(hash) => hiera_core::Value::Hash(hash).to_json().map_err(|e| e.to_string()),
         Err(e) => Err(format!("{}\t{}", e.line, e.message)),
     }
 }

@@ -286,7 +286,7 @@ fn load(o: &Options) -> Result<Hiera, String> {
     Ok(Hiera::new(files, node).with_puppet(o.puppet).without_spans())
 }
 
-fn render(value: &Value, as_: RenderAs) -> Result<String, String> {
+fn render(value: &Value, as_: RenderAs) -> Result<String, hiera_core::json::NotJson> {
     Ok(match as_ {
         RenderAs::Json => value.to_json()?,
         RenderAs::Yaml => hiera_core::yaml::to_yaml(value).trim_end().to_string(),
@@ -321,7 +321,7 @@ fn conformance(exact: bool, paths: &[String]) -> ExitCode {
                 Ok(()) => passed += 1,
                 Err(diff) => {
                     failed += 1;
-                    println!("{name}#{i} {}: {}", doc.lookups[i].key_label(), diff.replace('\n', "\n    "));
+                    println!("{name}#{i} {}: {}", doc.lookups[i].key_label(), diff.0.replace('\n', "\n    "));
                 }
             }
         }

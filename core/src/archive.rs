@@ -73,7 +73,11 @@ pub fn wanted(path: &str) -> bool {
 /// optional `facts.yaml`, or a control repository (the environment's own
 /// directory, maybe inside one top folder that holds its `hiera.yaml`). Files that are not [`wanted`]
 /// are skipped.
-pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
+pub fn import_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, ArchiveError> {
+    read_files(entries).map_err(ArchiveError)
+}
+
+fn read_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
     if entries.len() > MAX_FILES {
         return Err(format!("it holds {} files, more than the {MAX_FILES} the playground takes", entries.len()));
     }
@@ -206,6 +210,18 @@ pub struct Entry {
     pub size: usize,
 }
 
+/// Why a zip, a folder or a file in them cannot be opened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveError(pub String);
+
+impl std::fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
 /// Why a zip cannot be read; also what a deflated entry that does not
 /// inflate to its size means.
 pub const DAMAGED: &str = "this is not a zip file (or it is damaged)";
@@ -213,7 +229,11 @@ pub const DAMAGED: &str = "this is not a zip file (or it is damaged)";
 /// The entries of a zip (one made by [`export`], or a control repository
 /// zipped by hand), for [`import_files`] once the deflated ones are
 /// inflated. Entries are stored or deflated, not encrypted.
-pub fn unzip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
+pub fn unzip(bytes: &[u8]) -> Result<Vec<Entry>, ArchiveError> {
+    read_zip(bytes).map_err(ArchiveError)
+}
+
+fn read_zip(bytes: &[u8]) -> Result<Vec<Entry>, String> {
     let bad = || DAMAGED.to_string();
     let u16_at = |i: usize| bytes.get(i..i + 2).map(|b| u16::from_le_bytes([b[0], b[1]]) as usize);
     let u32_at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
@@ -268,16 +288,16 @@ mod tests {
         }
     }
 
-    /// What the page does with a zip, with miniz_oxide for the browser's inflater.
+    /// What the extras module does with a zip.
     fn import(bytes: &[u8]) -> Result<Document, String> {
-        let files = unzip(bytes)?.into_iter().map(|e| {
+        let files = read_zip(bytes)?.into_iter().map(|e| {
             let data = match e.deflated {
                 true => miniz_oxide::inflate::decompress_to_vec_with_limit(&e.data, e.size).map_err(|_| DAMAGED)?,
                 false => e.data,
             };
             Ok::<_, String>((e.name, data))
         });
-        import_files(files.collect::<Result<_, _>>()?)
+        read_files(files.collect::<Result<_, _>>()?)
     }
 
     const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n  data/common.yaml: |\n    a: 1\n  /etc/puppetlabs/puppet/hiera.yaml: |\n    version: 5\nlookups:\n  - key: a\n    merge: {strategy: deep, knockout_prefix: '--'}\n";
@@ -339,11 +359,11 @@ mod tests {
     #[test]
     fn a_folder_without_hiera_files_or_with_too_many_is_refused() {
         let err = import_files(vec![("repo/manifests/site.pp".into(), b"node default {}".to_vec())]).unwrap_err();
-        assert!(err.contains("no Hiera configuration or data files"), "{err}");
+        assert!(err.0.contains("no Hiera configuration or data files"), "{err}");
         let many = (0..=MAX_FILES).map(|i| (format!("data/{i}.yaml"), b"a: 1\n".to_vec())).collect();
-        assert!(import_files(many).unwrap_err().contains("more than the 10000"));
+        assert!(import_files(many).unwrap_err().0.contains("more than the 10000"));
         let err = import_files(vec![("data/common.yaml".into(), vec![0xff, 0xfe])]).unwrap_err();
-        assert_eq!(err, "data/common.yaml is not UTF-8 text");
+        assert_eq!(err.to_string(), "data/common.yaml is not UTF-8 text");
     }
 
     #[test]

@@ -299,16 +299,33 @@ pub fn outcome(answer: &Answer) -> Expect {
         }
         Ok(v) => match v.to_json() {
             Ok(_) => Expect::Value(v.clone()),
-            Err(e) => Expect::Error(e),
+            Err(e) => Expect::Error(e.to_string()),
         },
     }
 }
 
+/// How an answer differs from the expected one, in words (`expected value
+/// 8080, got value 9090`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch(pub String);
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
 /// Compares an answer with Puppet's recorded one. By default a lookup
 /// passes when the value matches (hash order included) or both failed;
-/// `exact` also requires the same error and explain texts. Returns what
+/// `exact` also requires the same error and explain texts. Says what
 /// differed.
-pub fn compare(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), String> {
+pub fn compare(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), Mismatch> {
+    differences(lookup, answer, exact).map_err(Mismatch)
+}
+
+fn differences(lookup: &CaseLookup, answer: &Answer, exact: bool) -> Result<(), String> {
     let Some(expected) = &lookup.expect else { return Ok(()) };
     let got = outcome(answer);
     match (expected, &got) {
@@ -485,7 +502,7 @@ impl Document {
 
     /// Runs every lookup against the engine and compares each with Puppet's
     /// recorded answer (see [`compare`]), in order.
-    pub fn check(&self, exact: bool) -> Vec<Result<(), String>> {
+    pub fn check(&self, exact: bool) -> Vec<Result<(), Mismatch>> {
         let hiera = self.hiera();
         self.lookups
             .iter()

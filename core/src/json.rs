@@ -13,12 +13,12 @@ impl Value {
     /// The value as JSON on one line, the way `puppet lookup --render-as
     /// json` prints it (see [`generate`]); NaN and infinities are an error
     /// there too.
-    pub fn to_json(&self) -> Result<String, String> {
+    pub fn to_json(&self) -> Result<String, NotJson> {
         generate(self, false)
     }
 
     /// The value as indented JSON, an element a line, for people to read.
-    pub fn to_json_pretty(&self) -> Result<String, String> {
+    pub fn to_json_pretty(&self) -> Result<String, NotJson> {
         generate(self, true)
     }
 }
@@ -41,6 +41,19 @@ impl std::fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// A value JSON cannot hold (NaN, an infinity), refused with the json
+/// gem's message (`1003: NaN not allowed in JSON`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotJson(pub String);
+
+impl std::fmt::Display for NotJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotJson {}
+
 /// The most nesting the reader follows (the gem's own default limit).
 const MAX_NESTING: usize = 100;
 
@@ -48,13 +61,13 @@ const MAX_NESTING: usize = 100;
 /// `pretty`: an element a line, indented two spaces a level (empty arrays
 /// and hashes as `[]` and `{}`, where `pretty_generate` breaks them over
 /// lines). NaN and infinities are errors, with the gem's messages.
-pub fn generate(value: &Value, pretty: bool) -> Result<String, String> {
+pub fn generate(value: &Value, pretty: bool) -> Result<String, NotJson> {
     let mut out = String::new();
     write(&mut out, value, pretty.then_some(0))?;
     Ok(out)
 }
 
-fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), String> {
+fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), NotJson> {
     // The line break and indentation before an element at `depth`.
     let line = |out: &mut String, depth: usize| {
         if indent.is_some() {
@@ -68,9 +81,9 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), S
         Value::Undef => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Integer(i) => out.push_str(&i.to_string()),
-        Value::Float(f) if f.is_nan() => return Err("1003: NaN not allowed in JSON".into()),
+        Value::Float(f) if f.is_nan() => return Err(NotJson("1003: NaN not allowed in JSON".into())),
         Value::Float(f) if f.is_infinite() => {
-            return Err(format!("1000: {}Infinity not allowed in JSON", if *f < 0.0 { "-" } else { "" }))
+            return Err(NotJson(format!("1000: {}Infinity not allowed in JSON", if *f < 0.0 { "-" } else { "" })))
         }
         Value::Float(f) => out.push_str(&crate::value::ruby_float(*f)),
         Value::String(s) => string(out, s),
@@ -392,7 +405,10 @@ mod tests {
             super::generate(&nested, true).unwrap(),
             "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": [],\n  \"2\": null\n}"
         );
-        assert_eq!(super::generate(&Value::Float(f64::NAN), false), Err("1003: NaN not allowed in JSON".into()));
+        assert_eq!(
+            super::generate(&Value::Float(f64::NAN), false),
+            Err(super::NotJson("1003: NaN not allowed in JSON".into()))
+        );
     }
 
     use super::*;

@@ -120,7 +120,7 @@ pub struct Evaluation {
     /// from Puppet): whether this is it, or what differs (as
     /// [`crate::case::compare`] tells it, which `hiera-lookup conformance`
     /// runs).
-    pub expectation: Option<Result<(), String>>,
+    pub expectation: Option<Result<(), crate::case::Mismatch>>,
     /// Puppet prints no explanation for this failure.
     unexplained: bool,
 }
@@ -430,7 +430,7 @@ impl Playground {
         match result {
             Ok(value) => match render(&value) {
                 Ok(r) => Outcome::Found(r),
-                Err(message) => Outcome::Failed { message, not_found: false, place: None },
+                Err(e) => Outcome::Failed { message: e.to_string(), not_found: false, place: None },
             },
             Err(e) => Outcome::Failed {
                 not_found: e.kind == ErrorKind::NotFound,
@@ -516,7 +516,7 @@ impl Playground {
                 let answer = self.hiera.lookup(&request);
                 let sources = answer.explanation.as_ref().map(|e| self.sources(e)).unwrap_or_default();
                 match answer.result {
-                    Ok(v) => Some((key, render(&v), sources)),
+                    Ok(v) => Some((key, render(&v).map_err(|e| e.to_string()), sources)),
                     Err(e) if e.kind == ErrorKind::NotFound => None,
                     Err(e) => Some((key, Err(e.into_message()), sources)),
                 }
@@ -596,7 +596,7 @@ fn data_function(path: &str) -> Option<&'static str> {
 
 /// A value in the page's forms; a value JSON cannot hold (a non-finite
 /// float) fails as `--render-as json` fails.
-pub fn render(value: &Value) -> Result<Rendered, String> {
+pub fn render(value: &Value) -> Result<Rendered, crate::json::NotJson> {
     let rich = matches!(value, Value::Sensitive(_)).then(|| "Sensitive [value redacted]".to_string());
     let json = value.to_json()?;
     Ok(Rendered {
@@ -659,7 +659,7 @@ mod tests {
         assert!(written.check(false).iter().all(Result::is_ok));
         p.set_file("data/roles/web.yaml", "app::port: 9\n");
         let Some(Err(diff)) = p.evaluate(&l, false).expectation else { panic!("the pin is no longer met") };
-        assert_eq!(diff, "expected value 8080, got value 9");
+        assert_eq!(diff.to_string(), "expected value 8080, got value 9");
         p.pin(0, false);
         assert_eq!(p.document().lookups[0].expect, None);
     }

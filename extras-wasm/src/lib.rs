@@ -26,7 +26,7 @@ pub fn export_zip(document: &str) -> Result<Vec<u8>, String> {
 #[wasm_bindgen]
 pub fn import_zip(bytes: &[u8]) -> Result<String, String> {
     let mut files = Vec::new();
-    for entry in hiera_core::archive::unzip(bytes)? {
+    for entry in hiera_core::archive::unzip(bytes).map_err(|e| e.to_string())? {
         let data = match entry.deflated {
             true => miniz_oxide::inflate::decompress_to_vec_with_limit(&entry.data, entry.size)
                 .map_err(|_| hiera_core::archive::DAMAGED.to_string())?,
@@ -34,7 +34,7 @@ pub fn import_zip(bytes: &[u8]) -> Result<String, String> {
         };
         files.push((entry.name, data));
     }
-    Ok(hiera_core::archive::import_files(files)?.to_yaml())
+    Ok(hiera_core::archive::import_files(files).map_err(|e| e.to_string())?.to_yaml())
 }
 
 /// The document the files of a folder make (see
@@ -49,7 +49,7 @@ pub fn import_folder(names: Vec<String>, lengths: Vec<u32>, bytes: &[u8]) -> Res
         files.push((name, file.to_vec()));
         rest = after;
     }
-    Ok(hiera_core::archive::import_files(files)?.to_yaml())
+    Ok(hiera_core::archive::import_files(files).map_err(|e| e.to_string())?.to_yaml())
 }
 
 fn read(document: &str) -> Result<Document, String> {
@@ -128,6 +128,7 @@ pub fn fleet(document: &str, pinned: &str) -> Result<String, String> {
         ("changes", Value::Array(changes.iter().map(|c| string(&c.to_string())).collect())),
     ])
     .to_json()
+    .map_err(|e| e.to_string())
 }
 
 fn object(fields: &[(&str, Value)]) -> Value {
