@@ -462,10 +462,28 @@ fn diff(
 #[derive(Clone, Debug, PartialEq)]
 pub struct Warning {
     /// What kind (`undefined-variable`, `empty-path-segment`, `knockout`,
-    /// `yaml-reading`, `lookup-options-pattern`).
+    /// `yaml-reading`, `lookup-options-pattern`, `dotted-key`).
     pub kind: &'static str,
     /// What happened, in words.
     pub message: String,
+}
+
+impl Warning {
+    /// The page of Puppet's documentation that explains this kind of trap.
+    pub fn doc(&self) -> &'static str {
+        match self.kind {
+            "undefined-variable" | "empty-path-segment" => {
+                "https://help.puppet.com/core/8/Content/PuppetCore/hiera_interpolation.htm"
+            }
+            "knockout" => "https://help.puppet.com/osp/8/content/puppetcore/merge_behaviors.htm",
+            "lookup-options-pattern" => {
+                "https://help.puppet.com/osp/8/Content/PuppetCore/setting_lookup_options_to_refine_the_result_of_a_lookup.htm"
+            }
+            "dotted-key" => "https://help.puppet.com/core/8/content/puppetcore/puppet_lookup.htm",
+            // YAML 1.1's types, which Psych reads plain scalars as.
+            _ => "https://yaml.org/type/",
+        }
+    }
 }
 
 /// The traps in an answer, whose [`merge_steps`] are `steps`: undefined

@@ -120,6 +120,12 @@ test("a missing fact in a hierarchy path is a warning", async () => {
   await page.locator('[data-testid=lookup-row][data-key="profile::base::motd"]').click();
   const warnings = await eventually(() => page.locator("[data-testid=warning]").allInnerTexts(), (w) => w.length > 0);
   assert.ok(warnings.some((w) => /roles\/\.yaml/.test(w) && /not defined/.test(w)), warnings.join("\n"));
+  // Each warning links to the documentation of its trap.
+  const doc = page.locator('[data-testid=warning][data-kind=empty-path-segment] [data-testid=warning-doc]');
+  assert.equal(await doc.getAttribute("href"), "https://help.puppet.com/core/8/Content/PuppetCore/hiera_interpolation.htm");
+  // The merge menu, the providers and the changes say what they are on hover.
+  assert.match(await page.locator("[data-testid=lookup-merge] option[value='']").first().getAttribute("title"), /lookup_options say/);
+  assert.match(await page.locator(".step-layer").first().getAttribute("title"), /The environment layer/);
   await context.close();
 });
 
@@ -210,6 +216,8 @@ test("the welcome example's failing lookup says why: the key's dots split a key 
   await attrWhen(row, "aria-selected", "true");
   const warnings = await eventually(() => page.locator("[data-testid=warning]").allInnerTexts(), (w) => w.length > 0);
   assert.ok(warnings.some((w) => w.includes('quoted: profile::web::vhosts."www.example.com".')), warnings.join("\n"));
+  assert.equal(await page.locator("[data-testid=warning][data-kind=dotted-key] [data-testid=warning-doc]").getAttribute("href"),
+    "https://help.puppet.com/core/8/content/puppetcore/puppet_lookup.htm");
   assert.deepEqual(errors, []);
   await context.close();
 });

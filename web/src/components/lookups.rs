@@ -263,8 +263,7 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                 <input class="key" type="text" list="known-keys" value={key_text} placeholder="key (several: a, b)"
                     aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} />
                 <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={props.readonly}>
-                    { for [("", "merge: lookup_options"), ("first", "first"), ("unique", "unique"), ("hash", "hash"), ("deep", "deep")]
-                        .iter().map(|(v, label)| html! { <option value={*v} selected={merge.strategy == *v}>{ *label }</option> }) }
+                    { for MERGES.iter().map(|(v, label, title)| html! { <option value={*v} selected={merge.strategy == *v} title={*title}>{ *label }</option> }) }
                 </select>
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
                     spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
@@ -296,7 +295,7 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
             }
             if !warnings.is_empty() {
                 <ul class="row-warnings">
-                    { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                    { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ crate::components::why::doc_link(w) }</li> }) }
                 </ul>
             }
         </li>
@@ -349,6 +348,15 @@ fn set_keys(l: &mut CaseLookup, text: &str) {
         l.key_is_list = false;
     }
 }
+
+/// The merge menu: (value, label, what it does).
+const MERGES: [(&str, &str, &str); 5] = [
+    ("", "merge: lookup_options", "As the key's lookup_options say; the first value found when they say nothing"),
+    ("first", "first", "The first value found: the highest level's"),
+    ("unique", "unique", "Arrays and values of every level, flattened, duplicates removed"),
+    ("hash", "hash", "The hashes of every level; a higher level's key wins"),
+    ("deep", "deep", "Hashes merged all the way down, arrays joined; options below"),
+];
 
 /// A default typed in the row: YAML (`[a, b]` is an array); empty is none.
 fn parse_default(text: &str) -> Option<Value> {

@@ -106,7 +106,7 @@ pub fn why(props: &WhyProps) -> Html {
             { options_view(evaluation) }
             if !evaluation.warnings.is_empty() {
                 <ul class="warnings">
-                    { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }</li> }) }
+                    { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ doc_link(w) }</li> }) }
                 </ul>
             }
             if evaluation.failed_in_options {
@@ -188,7 +188,7 @@ fn step_view(i: usize, s: &Step, current: bool, later: bool, props: &WhyProps) -
             <div class="step-head">
                 <span class="step-number">{ i + 1 }</span>
                 <span class="step-level">{ &s.level }</span>
-                <span class="step-layer muted">{ s.layer.split(" (").next().unwrap_or(&s.layer).to_string() }</span>
+                <span class="step-layer muted" title={layer_title(&s.layer)}>{ s.layer.split(" (").next().unwrap_or(&s.layer).to_string() }</span>
                 <span class={classes!("step-outcome", s.outcome.as_str())}>{ outcome_text }</span>
             </div>
             <div class="step-path">{ template_view(s) }{ " → " }
@@ -229,14 +229,14 @@ fn step_view(i: usize, s: &Step, current: bool, later: bool, props: &WhyProps) -
                 if !s.changes.is_empty() {
                     <ul class="changes">
                         { for s.changes.iter().map(|c| {
-                            let (class, sign, p, v, note) = match c {
-                                Change::Added(p, v) => ("added", "+ ", p, v, ""),
-                                Change::Kept(p, v) if matches!(p.last(), Some(Segment::Index(_))) => ("kept", "= ", p, v, " already there"),
-                                Change::Kept(p, v) => ("kept", "= ", p, v, " ignored: a higher level set it"),
-                                Change::Removed(p, v) => ("removed", "− ", p, v, " knocked out"),
-                                Change::Spent(p, v) => ("spent", "− ", p, v, " knockout mark, used up"),
+                            let (class, sign, p, v, note, title) = match c {
+                                Change::Added(p, v) => ("added", "+ ", p, v, "", "Added by this level"),
+                                Change::Kept(p, v) if matches!(p.last(), Some(Segment::Index(_))) => ("kept", "= ", p, v, " already there", "Kept once: a higher level has it"),
+                                Change::Kept(p, v) => ("kept", "= ", p, v, " ignored: a higher level set it", "A higher level's value wins"),
+                                Change::Removed(p, v) => ("removed", "− ", p, v, " knocked out", "Removed by a knockout mark of a higher level"),
+                                Change::Spent(p, v) => ("spent", "− ", p, v, " knockout mark, used up", "The knockout mark itself, left out of the result"),
                             };
-                            html! { <li class={class} data-testid="change">{ sign }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ note }</li> }
+                            html! { <li class={class} data-testid="change" {title}>{ sign }{ show_path(p) }{ " " }<code>{ show(v) }</code>{ note }</li> }
                         }) }
                     </ul>
                 }
@@ -270,5 +270,21 @@ fn sources_view(steps: &[Step], value: &Value, props: &WhyProps) -> Html {
                 }) }
             </ul>
         </div>
+    }
+}
+
+/// A link to the documentation of a warning's trap.
+pub fn doc_link(w: &hiera_core::steps::Warning) -> Html {
+    html! { <a class="doc-link" href={w.doc()} target="_blank" rel="noopener" data-testid="warning-doc">{ "docs ↗" }</a> }
+}
+
+/// What a data provider (a layer) is, for its tooltip.
+fn layer_title(layer: &str) -> &'static str {
+    if layer.starts_with("Global") {
+        "The global layer: $confdir/hiera.yaml (/etc/puppetlabs/puppet/hiera.yaml), searched first"
+    } else if layer.starts_with("Environment") {
+        "The environment layer: the environment's own hiera.yaml"
+    } else {
+        "The module layer: a module's hiera.yaml, for keys in that module's namespace, searched last"
     }
 }
