@@ -179,3 +179,31 @@ test("facts: a PuppetDB factset pasted gives the node's facts and name; presets 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the side panes and the lookups list keep the size they are dragged to", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 1440, height: 900 } });
+  const box = (selector) => page.locator(selector).first().boundingBox();
+  // A pane is resized from its bottom-right corner, as the browser draws it.
+  const drag = async (selector, dx, dy) => {
+    const b = await box(selector);
+    const [x, y] = [b.x + b.width - 3, b.y + b.height - 3];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx, y + dy, { steps: 5 });
+    await page.mouse.up();
+  };
+  const before = { side: await box(".sidebar"), editor: await box(".editor-pane"), results: await box(".results") };
+  await drag(".results", -150, 0);
+  const narrower = await box(".results");
+  assert.ok(Math.abs(before.results.width - narrower.width - 150) < 8, `results ${before.results.width} -> ${narrower.width}`);
+  assert.ok((await box(".editor-pane")).width > before.editor.width + 140, "the editor takes what the results gave up");
+  await drag(".sidebar", 100, 0);
+  assert.ok(Math.abs((await box(".sidebar")).width - before.side.width - 100) < 8, "the file tree is wider");
+  const list = await box(".lookups");
+  await drag(".lookups", 0, 150);
+  assert.ok(Math.abs((await box(".lookups")).height - list.height - 150) < 8, "the lookups list is taller");
+  assert.ok((await box("[data-testid=add-lookup]")).y < 900, "+ Add lookup is still in reach");
+  await page.screenshot({ path: `${SCREENSHOTS}/resized.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
