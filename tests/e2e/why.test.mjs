@@ -87,13 +87,17 @@ test("an alias is expanded, with the key it looked up", async () => {
   await context.close();
 });
 
-test("stepping through with the buttons and the arrow keys", async () => {
+test("stepping through with the buttons and the arrow keys opens each step's file at its line", async () => {
   const { page, context } = await example("05-hash-vs-deep-site-users.yaml", 1);
+  const shown = () => page.locator(".file-title code").innerText();
   await page.click("[data-testid=step-next]");
   assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 1 of 2");
+  await eventually(shown, (f) => /^data\/.*ops/.test(f), { message: "the first step's file open" });
   await page.locator("[data-testid=merge-steps]").focus();
   await page.keyboard.press("ArrowRight");
   assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 2 of 2");
+  await eventually(shown, (f) => f === "data/common.yaml", { message: "the second step's file open" });
+  await eventually(() => page.locator("[data-testid=revealed-line]").innerText().catch(() => ""), (t) => t.includes("bob:"));
   assert.equal(await page.locator("[data-testid=merge-step].current").getAttribute("data-outcome"), "found");
   await page.keyboard.press("ArrowLeft");
   assert.equal(await page.locator("[data-testid=step-position]").innerText(), "Step 1 of 2");

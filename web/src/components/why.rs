@@ -43,6 +43,21 @@ fn show_path(path: &[Segment]) -> String {
 pub fn why(props: &WhyProps) -> Html {
     let current = use_state(|| usize::MAX);
     let playing = use_state(|| false);
+    // Stepping through follows the search in the files: each step's file
+    // opens at the line that was read (a file that is not there cannot).
+    let followed = props.evaluation.as_ref().filter(|_| *current != usize::MAX).and_then(|e| {
+        let step = e.steps.get((*current).min(e.steps.len().saturating_sub(1)))?;
+        let line = step.origin.as_ref().map_or(1, |o| o.spans.at().line as usize);
+        (step.outcome.as_str() != "not-found").then(|| (props.relative.emit(step.path.clone()), line))
+    });
+    {
+        let reveal = props.reveal.clone();
+        use_effect_with(followed, move |followed| {
+            if let Some(place) = followed.clone() {
+                reveal.emit(place);
+            }
+        });
+    }
     let Some(evaluation) = &props.evaluation else {
         return html! { <p class="muted">{ "Select a lookup to see how Hiera found its value." }</p> };
     };
