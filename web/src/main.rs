@@ -98,8 +98,10 @@ fn app(props: &AppProps) -> Html {
 fn main() {
     recovery::install();
     browser::keep_offline();
-    // A link's document is inflated by the browser, which answers later.
+    // A link's document is inflated by the browser, and the welcome example
+    // fetched, before the page is drawn.
     spawn_local(async {
+        start::fetch_welcome().await;
         yew::Renderer::<App>::with_props(AppProps { link: links::opened_link().await }).render();
     });
 }
@@ -116,6 +118,8 @@ mod tests {
     #[wasm_bindgen_test]
     async fn evaluates_the_welcome_example() {
         browser::forget(browser::SAVED_DOCUMENT);
+        let welcome = include_str!("../../www/examples/00-welcome.yaml");
+        start::set_welcome(Some(hiera_core::case::Document::from_yaml(welcome).unwrap()));
         let root = render::<App>(AppProps { link: None }).await;
         let rows = root.query_selector_all("[data-testid=lookup-row]").unwrap();
         assert_eq!(rows.length() as usize, start::welcome().lookups.len());

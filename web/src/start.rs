@@ -1,6 +1,8 @@
 //! What the page opens with: an embed, a shared link, or the visitor's
 //! autosaved work (else the welcome example).
 
+use std::cell::RefCell;
+
 use hiera_core::case::Document;
 use hiera_core::share;
 
@@ -8,12 +10,30 @@ use crate::browser;
 use crate::recovery;
 use crate::state::{Notice, State, View};
 
-/// The document a first visit (or a reset) opens (made by build.rs).
-const WELCOME: &str = include_str!(concat!(env!("OUT_DIR"), "/welcome.yaml"));
+/// Where the welcome example is, beside the page.
+const WELCOME: &str = "examples/00-welcome.yaml";
 
-/// The welcome example.
+thread_local! {
+    /// The welcome example, fetched before the page is drawn (it is not in
+    /// the page's WebAssembly, which must stay within its size budget).
+    static FETCHED: RefCell<Option<Document>> = const { RefCell::new(None) };
+}
+
+/// Fetches the welcome example; if it cannot be had, [`welcome`] is the
+/// blank document.
+pub async fn fetch_welcome() {
+    let text = browser::fetch_text(WELCOME).await;
+    set_welcome(text.ok().and_then(|t| Document::from_yaml(&t).ok()));
+}
+
+/// Makes `doc` the welcome example.
+pub fn set_welcome(doc: Option<Document>) {
+    FETCHED.with(|w| *w.borrow_mut() = doc);
+}
+
+/// The document a first visit (or a reset) opens.
 pub fn welcome() -> Document {
-    Document::from_yaml(WELCOME).expect("the welcome example is a valid case file")
+    FETCHED.with(|w| w.borrow().clone()).unwrap_or_else(Document::blank)
 }
 
 /// The autosaved document, or the welcome example. A saved document that
