@@ -40,7 +40,7 @@ pub struct DocumentIo {
 }
 
 /// Reads a file the user opened: a control-repo zip (see Export zip) or a case file.
-async fn open(file: web_sys::File) -> Result<Document, String> {
+async fn read(file: web_sys::File) -> Result<Document, String> {
     if file.name().to_ascii_lowercase().ends_with(".zip") {
         crate::backends::import_zip(&browser::read_bytes(file).await?).await
     } else {
@@ -48,111 +48,135 @@ async fn open(file: web_sys::File) -> Result<Document, String> {
     }
 }
 
+/// Tells the user of a problem.
+fn notify(dispatch: &Callback<Action>, text: String) {
+    dispatch.emit(Action::Notify(Notice { text, error: true }));
+}
+
+/// Opens an example of the gallery beside the visitor's work, which stays
+/// saved, one click away, as under a shared link.
+async fn open_example(name: String, view: View, dispatch: Callback<Action>) {
+    let read = if name == BLANK {
+        Ok(Document::blank())
+    } else {
+        browser::fetch_text(&format!("examples/{name}"))
+            .await
+            .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
+    };
+    match read {
+        Ok(doc) => {
+            if view == View::Work {
+                dispatch.emit(Action::SetView(View::Example));
+            }
+            dispatch.emit(Action::Load(doc));
+            dispatch.emit(Action::Notify(Notice { text: EXAMPLE_SHOWN.into(), error: false }));
+        }
+        Err(e) => notify(&dispatch, format!("Could not open the example {name}: {e}")),
+    }
+}
+
+/// Opens a file the user chose.
+async fn open_file(file: web_sys::File, dispatch: Callback<Action>) {
+    let name = file.name();
+    match read(file).await {
+        Ok(doc) => dispatch.emit(Action::Load(doc)),
+        Err(e) => notify(&dispatch, format!("Could not open {name}: {e}")),
+    }
+}
+
+/// Opens what was dropped: one file as Open… would, anything else as a
+/// folder (of which only the files Hiera reads are listed: there may be none).
+fn open_dropped(dropped: crate::hooks::use_drop::Dropped, dispatch: Callback<Action>) {
+    let mut files = match dropped {
+        Ok(files) => files,
+        Err(e) => return notify(&dispatch, format!("Could not open what was dropped: {e}")),
+    };
+    if files.len() == 1 && !files[0].0.contains('/') {
+        return spawn_local(open_file(files.remove(0).1, dispatch));
+    }
+    let what = files
+        .first()
+        .and_then(|(p, _)| p.split_once('/'))
+        .map_or("what was dropped".into(), |(f, _)| format!("the folder {f}"));
+    spawn_local(async move {
+        let read = match browser::read_folder(files).await {
+            Ok(files) => crate::backends::import_folder(files).await,
+            Err(e) => Err(e),
+        };
+        match read {
+            Ok(doc) => {
+                let text = format!(
+                    "Opened {} Hiera files from {what} (other files are left out).{}",
+                    doc.files.len(),
+                    if doc.lookups.is_empty() { " Add a lookup to query them." } else { "" }
+                );
+                dispatch.emit(Action::Load(doc));
+                dispatch.emit(Action::Notify(Notice { text, error: false }));
+            }
+            Err(e) => notify(&dispatch, format!("Could not open {what}: {e}")),
+        }
+    });
+}
+
+/// Downloads the document as a control-repo zip, made by the extras module.
+async fn export(document: Document, dispatch: Callback<Action>) {
+    let downloaded = crate::backends::export_zip(&document)
+        .await
+        .and_then(|zip| browser::download_bytes("hiera-playground.zip", &zip, "application/zip"));
+    if let Err(e) = downloaded {
+        notify(&dispatch, format!("Could not export: {e}"));
+    }
+}
+
+/// Makes a link to what `text` (see [`shared_text`]) holds, for the
+/// document loaded `loaded`th, and copies it.
+async fn share(text: String, loaded: u64, dispatch: Callback<Action>) {
+    let url = match share_url(text).await {
+        Ok(url) => url,
+        Err(e) => return notify(&dispatch, format!("Could not make a link: {e}")),
+    };
+    if url.len() > MAX_SHARE_URL {
+        dispatch.emit(Action::ShareLink(None));
+        notify(
+            &dispatch,
+            format!(
+                "This playground is too large for a link ({} characters; links stop at {MAX_SHARE_URL}). Use Save to share it as a case file.",
+                url.len()
+            ),
+        );
+        return;
+    }
+    browser::copy(&url);
+    dispatch.emit(Action::ShareLink(Some((loaded, url))));
+}
+
 /// The page's document actions, acting on `state` through `dispatch`.
 #[hook]
 pub fn use_document_io(state: &UseReducerHandle<State>, dispatch: &Callback<Action>) -> DocumentIo {
-    let notify = {
-        let dispatch = dispatch.clone();
-        move |text: String| dispatch.emit(Action::Notify(Notice { text, error: true }))
-    };
     let example = {
-        let (dispatch, notify, view) = (dispatch.clone(), notify.clone(), state.view.clone());
-        Callback::from(move |name: String| {
-            let (dispatch, notify, view) = (dispatch.clone(), notify.clone(), view.clone());
-            spawn_local(async move {
-                let read = if name == BLANK {
-                    Ok(Document::blank())
-                } else {
-                    browser::fetch_text(&format!("examples/{name}"))
-                        .await
-                        .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
-                };
-                match read {
-                    // The visitor's work stays saved, one click away, as under a shared link.
-                    Ok(doc) => {
-                        if view == View::Work {
-                            dispatch.emit(Action::SetView(View::Example));
-                        }
-                        dispatch.emit(Action::Load(doc));
-                        dispatch.emit(Action::Notify(Notice { text: EXAMPLE_SHOWN.into(), error: false }));
-                    }
-                    Err(e) => notify(format!("Could not open the example {name}: {e}")),
-                }
-            });
-        })
+        let (dispatch, view) = (dispatch.clone(), state.view.clone());
+        Callback::from(move |name: String| spawn_local(open_example(name, view.clone(), dispatch.clone())))
     };
     let open = {
-        let (dispatch, notify) = (dispatch.clone(), notify.clone());
-        Callback::from(move |file: web_sys::File| {
-            let (dispatch, notify) = (dispatch.clone(), notify.clone());
-            let name = file.name();
-            spawn_local(async move {
-                match open(file).await {
-                    Ok(doc) => dispatch.emit(Action::Load(doc)),
-                    Err(e) => notify(format!("Could not open {name}: {e}")),
-                }
-            });
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |file: web_sys::File| spawn_local(open_file(file, dispatch.clone())))
     };
     let dragging = {
-        let (dispatch, notify, open) = (dispatch.clone(), notify.clone(), open.clone());
-        let on_drop = Callback::from(move |dropped: crate::hooks::use_drop::Dropped| {
-            let mut files = match dropped {
-                Ok(files) => files,
-                Err(e) => return notify(format!("Could not open what was dropped: {e}")),
-            };
-            // One file is opened as Open… would; anything else is a folder.
-            if files.len() == 1 && !files[0].0.contains('/') {
-                return open.emit(files.remove(0).1);
-            }
-            // The files listed are only those Hiera reads: there may be none.
-            let what = files
-                .first()
-                .and_then(|(p, _)| p.split_once('/'))
-                .map_or("what was dropped".into(), |(f, _)| format!("the folder {f}"));
-            let (dispatch, notify) = (dispatch.clone(), notify.clone());
-            spawn_local(async move {
-                let read = match browser::read_folder(files).await {
-                    Ok(files) => crate::backends::import_folder(files).await,
-                    Err(e) => Err(e),
-                };
-                match read {
-                    Ok(doc) => {
-                        let text = format!(
-                            "Opened {} Hiera files from {what} (other files are left out).{}",
-                            doc.files.len(),
-                            if doc.lookups.is_empty() { " Add a lookup to query them." } else { "" }
-                        );
-                        dispatch.emit(Action::Load(doc));
-                        dispatch.emit(Action::Notify(Notice { text, error: false }));
-                    }
-                    Err(e) => notify(format!("Could not open {what}: {e}")),
-                }
-            });
-        });
+        let dispatch = dispatch.clone();
+        let on_drop = Callback::from(move |dropped| open_dropped(dropped, dispatch.clone()));
         crate::hooks::use_drop::use_drop(matches!(state.view, View::Work | View::Example), on_drop)
     };
     let save = {
-        let (state, notify) = (state.clone(), notify.clone());
+        let (state, dispatch) = (state.clone(), dispatch.clone());
         Callback::from(move |_| {
             if let Err(e) = browser::download("hiera-playground.yaml", &state.document().to_yaml()) {
-                notify(format!("Could not save: {e}"));
+                notify(&dispatch, format!("Could not save: {e}"));
             }
         })
     };
     let export = {
-        let (state, notify) = (state.clone(), notify.clone());
-        Callback::from(move |_| {
-            let (document, notify) = (state.shareable(), notify.clone());
-            spawn_local(async move {
-                let downloaded = crate::backends::export_zip(&document)
-                    .await
-                    .and_then(|zip| browser::download_bytes("hiera-playground.zip", &zip, "application/zip"));
-                if let Err(e) = downloaded {
-                    notify(format!("Could not export: {e}"));
-                }
-            });
-        })
+        let (state, dispatch) = (state.clone(), dispatch.clone());
+        Callback::from(move |_| spawn_local(export(state.shareable(), dispatch.clone())))
     };
     let reset = {
         let dispatch = dispatch.clone();
@@ -168,26 +192,7 @@ pub fn use_document_io(state: &UseReducerHandle<State>, dispatch: &Callback<Acti
     };
     let share = {
         let (state, dispatch) = (state.clone(), dispatch.clone());
-        Callback::from(move |_| {
-            let (text, dispatch, notify) = (shared_text(&state), dispatch.clone(), notify.clone());
-            let loaded = state.loaded;
-            spawn_local(async move {
-                let url = match share_url(text).await {
-                    Ok(url) => url,
-                    Err(e) => return notify(format!("Could not make a link: {e}")),
-                };
-                if url.len() > MAX_SHARE_URL {
-                    dispatch.emit(Action::ShareLink(None));
-                    notify(format!(
-                        "This playground is too large for a link ({} characters; links stop at {MAX_SHARE_URL}). Use Save to share it as a case file.",
-                        url.len()
-                    ));
-                    return;
-                }
-                browser::copy(&url);
-                dispatch.emit(Action::ShareLink(Some((loaded, url))));
-            });
-        })
+        Callback::from(move |_| spawn_local(share(shared_text(&state), state.loaded, dispatch.clone())))
     };
     let back_to_work = {
         let dispatch = dispatch.clone();
