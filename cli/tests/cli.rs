@@ -290,6 +290,42 @@ fn decrypts_eyaml_with_the_key_files_under_root() {
     );
 }
 
+/// A document with several nodes, exported as the page exports it and
+/// unpacked: `--facts-dir facts` over it answers every node as the page's
+/// Nodes tab does.
+#[test]
+fn an_exported_document_s_nodes_answer_from_its_facts_directory() {
+    use hiera_core::case::{Document, OtherNode};
+    use hiera_core::fleet::Answer;
+    let mut doc = Document::from_yaml(
+        "node: web01.example.com\nfacts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Nodes\n        path: \"nodes/%{trusted.certname}.yaml\"\n      - name: Roles\n        path: \"roles/%{facts.role}.yaml\"\n  data/nodes/web01.example.com.yaml: \"port: 8080\\n\"\n  data/roles/web.yaml: \"port: 80\\nname: web\\n\"\n  data/roles/db.yaml: \"port: 5432\\n\"\nlookups:\n  - key: port\n  - key: name\n",
+    )
+    .unwrap();
+    let db = hiera_core::value::Hash::from_iter([(hiera_core::Value::from("role"), hiera_core::Value::from("db"))]);
+    doc.nodes.push(OtherNode { name: "db01.example.com".into(), facts: db });
+    let scratch = Scratch::new("exported-nodes");
+    for entry in hiera_core::archive::unzip(&hiera_core::archive::export(&doc)).unwrap() {
+        scratch.write(&entry.name, std::str::from_utf8(&entry.data).unwrap());
+    }
+    let out = run(&["--root", ".", "--facts-dir", "facts", "--render-as", "json", "port", "name"], &scratch.0);
+    let all = hiera_core::json::parse(&stdout(&out)).unwrap();
+    let table = hiera_core::playground::Playground::new(doc).fleet();
+    for (column, node) in table.nodes.iter().enumerate() {
+        for (row, key) in table.keys.iter().enumerate() {
+            let got = all.get(node.as_str()).and_then(|n| n.get(key.as_str()));
+            match &table.answers[row][column] {
+                Answer::Value(v) => assert_eq!(got, Some(v), "{node} {key}"),
+                Answer::NotFound => assert_eq!(got, None, "{node} {key}"),
+                Answer::Error(e) => panic!("{node} {key}: {e}"),
+            }
+        }
+    }
+    assert_eq!(
+        stdout(&out).trim(),
+        r#"{"db01.example.com":{"port":5432},"web01.example.com":{"name":"web","port":8080}}"#
+    );
+}
+
 /// The same control repository (puppetlabs/control-repo, from
 /// `../shared/realworld/`) on two platforms at once: each node's answers by
 /// `--facts-dir` are the ones Puppet gave for that node alone.

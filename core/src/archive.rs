@@ -24,18 +24,29 @@ pub fn export(doc: &Document) -> Vec<u8> {
         let abs = if path.starts_with('/') { path.clone() } else { format!("{env}/{path}") };
         entries.push((abs.trim_start_matches('/').to_string(), text.as_bytes().to_vec()));
     }
-    // `puppet lookup --facts` wants these four together, as the page assumes them.
-    let node = doc.node().name;
-    let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
-    let mut facts = doc.facts.clone();
-    for (k, v) in [("clientcert", node.as_str()), ("fqdn", node.as_str()), ("hostname", host), ("domain", domain)] {
-        facts.get_or_insert_with(Value::from(k), || Value::from(v));
+    entries.push(("facts.yaml".into(), facts_file(&doc.node()).into_bytes()));
+    // Every node of a document with several: `hiera-lookup --facts-dir facts`
+    // (and `diff`) read one file a node.
+    if !doc.nodes.is_empty() {
+        for node in doc.all_nodes() {
+            entries.push((format!("facts/{}.yaml", node.name), facts_file(&node).into_bytes()));
+        }
     }
-    let facts = crate::yaml::to_yaml(&Value::Hash(facts));
-    entries.push(("facts.yaml".into(), facts.into_bytes()));
     entries.push(("lookups.sh".into(), lookups_script(doc).into_bytes()));
     entries.push(("playground.yaml".into(), doc.to_yaml().into_bytes()));
     zip(&entries)
+}
+
+/// A node's facts as `puppet lookup --facts` reads them, with the four that
+/// name the node, which it wants together (the page assumes them).
+fn facts_file(node: &crate::Node) -> String {
+    let name = node.name.as_str();
+    let (host, domain) = name.split_once('.').unwrap_or((name, ""));
+    let mut facts = node.facts.clone();
+    for (k, v) in [("clientcert", name), ("fqdn", name), ("hostname", host), ("domain", domain)] {
+        facts.get_or_insert_with(Value::from(k), || Value::from(v));
+    }
+    crate::yaml::to_yaml(&Value::Hash(facts))
 }
 
 /// `puppet lookup` commands reproducing each lookup, run from the unzipped directory.
@@ -369,6 +380,8 @@ mod tests {
     #[test]
     fn an_unpacked_export_gives_the_same_document() {
         let doc = Document::from_yaml(DOC).unwrap();
+        // One node: its facts are facts.yaml, and there is no facts/ folder.
+        assert!(!unzip(&export(&doc)).unwrap().iter().any(|e| e.name.starts_with("facts/")));
         let folder = unzip(&export(&doc))
             .unwrap()
             .into_iter()
