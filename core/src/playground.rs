@@ -25,10 +25,6 @@ pub struct Playground {
     /// [`Playground::data_keys`] until an edit changes some file's keys:
     /// most keystrokes change a value, and the list can be long.
     keys: RefCell<Option<Rc<Vec<String>>>>,
-    /// The engine that answers for the document's other nodes
-    /// ([`Playground::fleet`]), made when first asked, then kept in step with
-    /// every edit as [`Playground::other`] is.
-    fleet: RefCell<Option<Hiera>>,
 }
 
 /// Where in the document something is: a file as the document names it.
@@ -154,7 +150,7 @@ impl Playground {
     /// The engine for a document.
     pub fn new(doc: Document) -> Playground {
         let hiera = doc.hiera();
-        Playground { doc, hiera, other: RefCell::default(), keys: RefCell::default(), fleet: RefCell::default() }
+        Playground { doc, hiera, other: RefCell::default(), keys: RefCell::default() }
     }
 
     /// Answers as `puppet` does from now on.
@@ -167,7 +163,6 @@ impl Playground {
             Some(other) => *self.other.get_mut() = Some(std::mem::replace(&mut self.hiera, other)),
             None => self.hiera.set_puppet(puppet),
         }
-        self.fleet.get_mut().take();
     }
 
     /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
@@ -284,15 +279,14 @@ impl Playground {
         self.hiera.set_hocon(hocon);
         self.other.take();
         self.keys.take();
-        self.fleet.take();
     }
 
     /// Applies a change to the engine and, when there is one, the other
     /// version's.
     fn engines(&mut self, mut change: impl FnMut(&mut Hiera)) {
         change(&mut self.hiera);
-        for engine in [self.other.get_mut(), self.fleet.get_mut()].into_iter().flatten() {
-            change(engine);
+        if let Some(other) = self.other.get_mut() {
+            change(other);
         }
     }
 
@@ -320,24 +314,20 @@ impl Playground {
 
     /// Every lookup's answer (a row, named by [`CaseLookup::label`]) for every node (a
     /// column: the document's own first, then [`Document::nodes`]).
-    pub fn fleet(&self) -> Table {
+    pub fn fleet(&mut self) -> Table {
         let nodes = self.doc.all_nodes();
         let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(false)).collect();
         let mut answers = vec![Vec::with_capacity(nodes.len()); requests.len()];
-        let mut fleet = self.fleet.borrow_mut();
-        let hiera = fleet.get_or_insert_with(|| {
-            let mut hiera = self.doc.hiera();
-            hiera.set_pkcs7(self.hiera.pkcs7());
-            hiera.set_hocon(self.hiera.hocon());
-            hiera
-        });
+        // The document's engine answers for each node in turn (the files it
+        // has read are kept), then is the shown node's again.
         for node in &nodes {
-            hiera.set_node(node.clone());
+            self.hiera.set_node(node.clone());
             for (row, request) in requests.iter().enumerate() {
-                let result = request.as_ref().map_err(Clone::clone).and_then(|r| hiera.lookup(r).result);
+                let result = request.as_ref().map_err(Clone::clone).and_then(|r| self.hiera.lookup(r).result);
                 answers[row].push(Answer::of(result));
             }
         }
+        self.hiera.set_node(self.doc.node());
         Table {
             nodes: nodes.into_iter().map(|n| n.name).collect(),
             keys: self.doc.lookups.iter().map(CaseLookup::label).collect(),

@@ -112,6 +112,9 @@ fn a_document_keeps_its_nodes_and_shows_any_of_them() {
     let mut playground = Playground::new(doc);
     let value = |s: &str| Answer::Value(s.into());
     assert_eq!(playground.fleet().answers, vec![vec![value("web"), value("db")]]);
+    // Answering for every node leaves the engine answering for the shown one.
+    let shown = playground.evaluate(&playground.document().lookups[0], false).outcome;
+    assert!(matches!(shown, hiera_core::playground::Outcome::Found(r) if r.value == "web".into()));
     playground.show_node(0);
     assert_eq!(playground.document().node.as_deref(), Some("b.example.com"));
     let shown = playground.fleet();
