@@ -302,7 +302,7 @@ fn an_exported_document_s_nodes_answer_from_its_facts_directory() {
     )
     .unwrap();
     let db = hiera_core::value::Hash::from_iter([(hiera_core::Value::from("role"), hiera_core::Value::from("db"))]);
-    doc.nodes.push(OtherNode { name: "db01.example.com".into(), facts: db });
+    doc.nodes.push(OtherNode { name: "db01.example.com".into(), environment: None, facts: db });
     let scratch = Scratch::new("exported-nodes");
     for entry in hiera_core::archive::unzip(&hiera_core::archive::export(&doc)).unwrap() {
         scratch.write(&entry.name, std::str::from_utf8(&entry.data).unwrap());

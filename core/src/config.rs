@@ -1,10 +1,15 @@
-//! Reads a `hiera.yaml`: versions 3, 4 and 5, validated as Puppet validates
-//! them, with Puppet's messages.
+//! Stage 2, read the config: a `hiera.yaml` (versions 3, 4 and 5, validated
+//! as Puppet validates them, with Puppet's messages) here; the node's scope
+//! (`scope`) and what the Puppet reproduced and its `puppet.conf` set
+//! (`settings`) beside it.
+
+pub(crate) mod scope;
+pub(crate) mod settings;
 
 use crate::error::Error;
-use crate::types::type_name;
+use crate::formats::yaml;
+use crate::puppet::types::type_name;
 use crate::value::{symkeys_to_string, Hash, Str, Value};
-use crate::yaml;
 
 /// Which layer a hiera.yaml configures; some keys are allowed only in one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +128,7 @@ impl HieraConfig {
             // Puppet warns and falls back to the Hiera 3 default.
             _ => Hash::default(),
         };
-        let root = crate::fs::parent(path);
+        let root = crate::load::fs::parent(path);
         HieraConfig::from_hash(layer, Some(path), &root, hash, text)
     }
 

@@ -5,8 +5,8 @@
 //! that the text rendering can follow Puppet's `dump_on` exactly, while the
 //! page draws the same tree as merge steps.
 
+use crate::formats::yaml::Spans;
 use crate::value::{Array, Value};
-use crate::yaml::Spans;
 
 /// What one `%{...}` token became.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +32,7 @@ pub struct Origin {
     pub spans: Spans,
     /// Scalars within the value that YAML 1.1 reads differently than a
     /// reader might expect.
-    pub surprises: Vec<crate::yaml::Surprise>,
+    pub surprises: Vec<crate::formats::yaml::Surprise>,
     /// The value as the file writes it, when interpolation or decryption
     /// changed it: `spans` follow its layout, not the found value's.
     pub raw: Option<Value>,

@@ -28,57 +28,66 @@
 
 #![warn(missing_docs)]
 
-pub mod archive;
-pub mod case;
+// The pipeline's stages, in the order a lookup runs them (ARCHITECTURE.md):
+// load files, read the config, expand the hierarchy and find values (the
+// lookup, through the backends), interpolate, merge, apply lookup_options,
+// explain.
+mod load;
+
 pub(crate) mod config;
-pub(crate) mod convert;
-pub mod data;
-mod error;
-pub mod explain;
-pub mod eyaml;
-pub mod facts;
-pub mod fleet;
-pub mod fs;
-pub mod hocon;
-pub(crate) mod interpolate;
-pub mod json;
-pub(crate) mod key;
+
 pub(crate) mod lookup;
-pub(crate) mod lookup_options;
+
+mod backends;
+
+pub(crate) mod interpolate;
+
 pub mod merge;
-pub mod playground;
-pub(crate) mod regexp;
-pub mod report;
-pub(crate) mod scope;
-pub(crate) mod settings;
-pub mod share;
-pub mod steps;
+
+pub(crate) mod lookup_options;
+
+pub mod explain;
+
+// What the stages share: the data model, the lookup key, the formats,
+// Puppet's own rules, errors, threads.
+mod error;
+mod formats;
+pub(crate) mod key;
+mod puppet;
 mod threads;
-pub(crate) mod types;
 pub mod value;
-pub mod yaml;
+
+// What the front ends build on the engine.
+mod document;
+
+// The public modules, by their short names.
+pub use backends::{data, eyaml};
+pub use document::{archive, case, fleet, playground, report, share, steps};
+pub use formats::{hocon, json, yaml};
+pub use load::{facts, fs};
 
 /// What the repository's own tools and fuzz targets reach into: not API.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::config::{HieraConfig, Layer};
-    pub use crate::convert::Target;
+    pub use crate::formats::yaml::hooks::{document_in_pieces, holds_symbol, load_in_pieces};
     pub use crate::interpolate::pieces;
     pub use crate::key::{split_key, LookupKey};
+    pub use crate::puppet::convert::Target;
 }
 
+pub use config::scope::Node;
+pub use config::settings::{Puppet, PUPPET_CONF};
 pub use error::{Details, Error, ErrorKind};
 pub use lookup::{Answer, Request};
-pub use scope::Node;
-pub use settings::{Puppet, PUPPET_CONF};
 pub use value::Value;
 
+use backends::data::DataFile;
+use config::scope::Scope;
 use config::{HieraConfig, Layer};
-use data::DataFile;
-use fs::Files;
+use load::fs::Files;
 use lookup_options::Compiled;
 use rustc_hash::FxHashMap as HashMap;
-use scope::Scope;
 use std::cell::RefCell;
 use std::rc::Rc;
 use value::Hash;
@@ -118,7 +127,7 @@ impl Hiera {
     pub fn new(files: Files, node: Node) -> Hiera {
         let puppet = Puppet::default();
         let scope = Scope::new(&node, puppet);
-        let strict_error = settings::strict_is_error(puppet, &files);
+        let strict_error = config::settings::strict_is_error(puppet, &files);
         Hiera {
             files,
             node,
@@ -150,7 +159,7 @@ impl Hiera {
         }
         self.puppet = puppet;
         self.scope = Scope::new(&self.node, puppet);
-        self.strict_error = settings::strict_is_error(puppet, &self.files);
+        self.strict_error = config::settings::strict_is_error(puppet, &self.files);
         self.data.get_mut().clear();
         self.resolved.get_mut().forget();
     }
@@ -211,6 +220,12 @@ impl Hiera {
         &self.node
     }
 
+    /// The variables `puppet lookup` gives the node beyond its facts (see
+    /// [`Node`]): the facts it fills in, `trusted`, `server_facts`.
+    pub fn added_facts(&self) -> Vec<(String, Value)> {
+        self.scope.added(&self.node.facts)
+    }
+
     /// Adds or replaces one file, forgetting only what was read from it.
     pub fn set_file(&mut self, path: &str, text: &str) {
         let existed = self.files.is_file(path);
@@ -250,7 +265,7 @@ impl Hiera {
     /// before and is still there.
     fn forget(&mut self, path: &str, text_only: bool) {
         if path == PUPPET_CONF {
-            self.strict_error = settings::strict_is_error(self.puppet, &self.files);
+            self.strict_error = config::settings::strict_is_error(self.puppet, &self.files);
             self.data.borrow_mut().clear();
         }
         self.data.borrow_mut().retain(|(_, p), _| p != path);

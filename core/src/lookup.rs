@@ -5,11 +5,11 @@
 //! hierarchy (`hierarchy`), index which files hold a key (`key_index`),
 //! retrieve `lookup_options` (`options`) and interpolate (`interpolation`).
 
+use crate::backends::data::{self, DataFile};
+use crate::backends::eyaml;
 use crate::config::Layer;
-use crate::data::{self, DataFile};
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
-use crate::eyaml;
 use crate::key::LookupKey;
 use crate::lookup_options::{self, Compiled};
 use crate::merge::{Kind, Strategy};
@@ -242,14 +242,14 @@ impl<'h> Run<'h> {
         for name in names {
             if let Some((value, _)) = self.adapter_lookup(name, merge)? {
                 if let Some(t) = value_type {
-                    crate::types::assert("Found value", t, &value)?;
+                    crate::puppet::types::assert("Found value", t, &value)?;
                 }
                 return Ok(value);
             }
         }
         if let Some(d) = default {
             if let Some(t) = value_type {
-                crate::types::assert("Default value", t, &d)?;
+                crate::puppet::types::assert("Default value", t, &d)?;
             }
             return Ok(d);
         }
@@ -348,7 +348,7 @@ impl<'h> Run<'h> {
             (Some((value, _)), Some(convert_to)) => {
                 // In Puppet's order: the type is parsed and stored into the
                 // option before `new` runs, whether or not it succeeds.
-                let target = crate::convert::Target::parse(&lk.key, &convert_to)?;
+                let target = crate::puppet::convert::Target::parse(&lk.key, &convert_to)?;
                 if let (Value::Array(a), Some(ex)) = (&convert_to, self.ex.as_mut()) {
                     if let Some(inspect) = target.type_object() {
                         ex.type_object(a.clone(), inspect);
@@ -607,7 +607,7 @@ impl<'h> Run<'h> {
         if let (Some(id), Some(l), Some(ex)) = (id, location, self.ex.as_mut()) {
             let at = file.value_spans(index);
             let surprises = file.surprises.iter().filter(|s| at.contains(&s.at)).cloned().collect();
-            let spans = crate::yaml::Spans::new(at.to_vec());
+            let spans = crate::formats::yaml::Spans::new(at.to_vec());
             let raw = value.as_ref().ok().filter(|v| *v != raw).map(|_| raw.clone());
             ex.node_mut(id).origin = Some(crate::explain::Origin { file: l.path.clone(), spans, surprises, raw });
         }

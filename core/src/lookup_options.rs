@@ -4,7 +4,7 @@
 
 use crate::error::Error;
 use crate::key::LookupKey;
-use crate::regexp;
+use crate::puppet::regexp;
 use crate::value::{Hash, Value};
 use std::cell::OnceCell;
 
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn literal_beats_pattern_and_first_pattern_wins() {
         let key = |k: &str| LookupKey::parse(k).unwrap();
-        let (opts, _) = crate::yaml::load("'^profile::.*_hosts$': {merge: unique}\n'^profile::web::.*': {merge: hash}\nprofile::web::x_hosts: {merge: deep}\n").unwrap().unwrap();
+        let (opts, _) = crate::formats::yaml::load("'^profile::.*_hosts$': {merge: unique}\n'^profile::web::.*': {merge: hash}\nprofile::web::x_hosts: {merge: deep}\n").unwrap().unwrap();
         let c = Compiled::new(opts.as_hash().unwrap()).unwrap();
         assert_eq!(c.for_key(&key("profile::web::x_hosts")).unwrap().1, "profile::web::x_hosts");
         assert_eq!(c.for_key(&key("profile::web::y_hosts")).unwrap().1, "^profile::.*_hosts$");
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_line_break_lets_anchors_match_inside_the_key() {
-        let (opts, _) = crate::yaml::load("'^web::.*_hosts$': {merge: unique}\n").unwrap().unwrap();
+        let (opts, _) = crate::formats::yaml::load("'^web::.*_hosts$': {merge: unique}\n").unwrap().unwrap();
         let c = Compiled::new(opts.as_hash().unwrap()).unwrap();
         let matches = |k: &str| c.patterns[0].is_match(k, k.contains('\n'));
         assert!(matches("web::a_hosts"));

@@ -2,7 +2,7 @@
 //! gem's algorithm, quirks included), with Puppet's type checks and messages.
 
 use crate::error::Error;
-use crate::types::type_name;
+use crate::puppet::types::type_name;
 use crate::value::{Hash, Str, Value};
 
 /// The merge a lookup asks for as `puppet lookup` takes it: `--merge NAME`
@@ -303,7 +303,7 @@ fn check_hash(what: &str, v: &Value) -> Result<(), Error> {
         Value::Hash(h) if h.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)) => Ok(()),
         Value::Hash(_) => Err(Error::puppet(format!(
             "{what} has wrong type, expects a Hash[String, Data] value, got {}",
-            crate::types::described(v)
+            crate::puppet::types::described(v)
         ))),
         v => Err(Error::puppet(format!("{what} has wrong type, expects a Hash value, got {}", type_name(v)))),
     }
@@ -372,7 +372,7 @@ struct Knockout {
 
 impl Knockout {
     fn new(prefix: &str) -> Result<Knockout, Error> {
-        let re = regex_lite::Regex::new(&format!("(?m)^(?:{})", crate::regexp::to_regex_lite(prefix)))
+        let re = regex_lite::Regex::new(&format!("(?m)^(?:{})", crate::puppet::regexp::to_regex_lite(prefix)))
             .map_err(|e| Error::runtime(format!("invalid knockout_prefix /^{prefix}/: {e}")))?;
         Ok(Knockout { prefix: prefix.to_string(), re })
     }
@@ -563,7 +563,7 @@ fn compare(x: &Value, y: &Value) -> Result<std::cmp::Ordering, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml;
+    use crate::formats::yaml;
 
     #[test]
     fn merge_options_read_and_write_a_documents_merge_and_refuse_as_puppet_lookup_does() {

@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn identical_hashes_have_the_same_order_all_the_way_down() {
-        let hash = |y: &str| crate::yaml::load(y).unwrap().unwrap().0.as_hash().unwrap().clone();
+        let hash = |y: &str| crate::formats::yaml::load(y).unwrap().unwrap().0.as_hash().unwrap().clone();
         let a = hash("a: 1\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n");
         assert!(identical_hashes(&a, &hash("a: 1\nb: {c: 1, d: [1, {e: 1, f: 2}]}\n")));
         assert!(!identical_hashes(&a, &hash("b: {c: 1, d: [1, {e: 1, f: 2}]}\na: 1\n")));

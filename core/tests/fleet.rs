@@ -32,7 +32,10 @@ fn one_node(doc: &Document) -> Vec<Answer> {
 
 fn together(docs: &[Document]) -> Document {
     let mut fleet = docs[0].clone();
-    fleet.nodes = docs[1..].iter().map(|d| OtherNode { name: d.node().name, facts: d.facts.clone() }).collect();
+    fleet.nodes = docs[1..]
+        .iter()
+        .map(|d| OtherNode { name: d.node().name, environment: None, facts: d.facts.clone() })
+        .collect();
     fleet
 }
 
@@ -115,7 +118,7 @@ fn a_document_keeps_its_nodes_and_shows_any_of_them() {
     // Answering for every node leaves the engine answering for the shown one.
     let shown = playground.evaluate(&playground.document().lookups[0], false).outcome;
     assert!(matches!(shown, hiera_core::playground::Outcome::Found(r) if r.value == "web".into()));
-    playground.show_node(0);
+    assert!(playground.show_node(0));
     assert_eq!(playground.document().node.as_deref(), Some("b.example.com"));
     let shown = playground.fleet();
     assert_eq!(shown.nodes, ["b.example.com", "a.example.com"]);
@@ -124,4 +127,39 @@ fn a_document_keeps_its_nodes_and_shows_any_of_them() {
     assert_eq!(hiera.lookup(&playground.document().lookups[0].request(false).unwrap()).result.unwrap(), "db".into());
     let refused = Document::from_yaml("files: {}\nnodes:\n  - facts: {}\n").unwrap_err();
     assert!(refused.to_string().contains("'nodes' must be a mapping with 'node'"), "{refused}");
+}
+
+#[test]
+fn a_node_of_another_environment_answers_from_that_environment_s_files() {
+    // The document's relative files are production's; staging's are given by their full path.
+    let text = r#"files:
+  hiera.yaml: |
+    version: 5
+  data/common.yaml: "k: production\n"
+  /etc/puppetlabs/code/environments/staging/hiera.yaml: |
+    version: 5
+  /etc/puppetlabs/code/environments/staging/data/common.yaml: "k: staging\n"
+lookups:
+  - key: k
+nodes:
+  - node: s.example.com
+    environment: staging
+  - node: p.example.com
+    environment: production
+"#;
+    let doc = Document::from_yaml(text).unwrap();
+    assert_eq!(doc.nodes[0].environment.as_deref(), Some("staging"));
+    assert_eq!(Document::from_yaml(&doc.to_yaml()).unwrap(), doc);
+    let mut playground = Playground::new(doc);
+    let value = |s: &str| Answer::Value(s.into());
+    assert_eq!(playground.fleet().answers, vec![vec![value("production"), value("staging"), value("production")]]);
+    // Why shows nodes of the document's environment only: its files are there.
+    assert!(!playground.show_node(0));
+    assert_eq!(playground.document().node, None);
+    assert!(playground.show_node(1));
+    for bad in ["Staging", "../x", ""] {
+        let text = format!("files: {{}}\nnodes:\n  - node: n\n    environment: {bad:?}\n");
+        let refused = Document::from_yaml(&text).unwrap_err();
+        assert!(refused.to_string().contains("invalid environment"), "{bad}: {refused}");
+    }
 }

@@ -1,7 +1,7 @@
 //! Interpolation, parsed and evaluated: the input is a data value looked up
 //! through a small hierarchy with facts, nested lookups and aliases.
 #![no_main]
-use hiera_core::{case::Document, Hiera, Request};
+use hiera_core::{case::Document, Request};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

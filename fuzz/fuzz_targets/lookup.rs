@@ -2,7 +2,7 @@
 //! A session, which keeps indexes and what it learnt of each key, must
 //! answer every key as a fresh run does.
 #![no_main]
-use hiera_core::{case::Document, Hiera, Request};
+use hiera_core::{case::Document, Request};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

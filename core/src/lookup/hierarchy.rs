@@ -3,8 +3,8 @@
 //! Puppet's `configured_data_providers` does.
 
 use super::{KeyIndex, Run, CODEDIR, CONFDIR, ENVIRONMENTS};
+use crate::backends::data::DataFile;
 use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
-use crate::data::DataFile;
 use crate::error::Error;
 use crate::explain::Token;
 use crate::value::{Hash, Value};
@@ -244,7 +244,7 @@ impl Run<'_> {
         if text.is_empty() && self.hiera.puppet == crate::Puppet::V8 {
             return true;
         }
-        match crate::json::parse(text) {
+        match crate::formats::json::parse(text) {
             Err(_) => !self.hiera.strict_error,
             Ok(Value::Hash(h)) if !h.is_empty() => {
                 let present = |k: &str| h.get(&crate::value::Str(k)).is_some_and(|v| !matches!(v, Value::Undef));
@@ -341,7 +341,7 @@ impl Run<'_> {
             if out.iter().any(|l| l.name == level.name) {
                 return Err(duplicate_name(config, &level.name));
             }
-            let datadir = crate::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
+            let datadir = crate::load::fs::join(&config.root, level.datadir.as_deref().unwrap_or("data"));
             let datadir = self.interpolate(Value::String(datadir), false, cfg)?.to_ruby_s();
             // Only a version 5 hierarchy's locations are resolved so.
             self.lenient_variables = self.hiera.puppet == crate::Puppet::V8 && config.version == 5;
@@ -392,7 +392,7 @@ impl Run<'_> {
                             path.push_str(ext);
                         }
                     }
-                    let path = crate::fs::join(datadir, &path);
+                    let path = crate::load::fs::join(datadir, &path);
                     let exists = self.hiera.files.exists(&path);
                     if is_default && !exists {
                         continue;
@@ -405,7 +405,7 @@ impl Run<'_> {
                 let mut out = Vec::new();
                 for declared in globs {
                     let (pattern, tokens) = self.interpolate_location(declared, cfg);
-                    let pattern = crate::fs::join(datadir, &pattern?);
+                    let pattern = crate::load::fs::join(datadir, &pattern?);
                     for path in self.hiera.files.glob(&pattern).map_err(Error::lookup)? {
                         out.push(Location::new(pattern.clone(), path, true, false, tokens.clone()));
                     }
@@ -433,7 +433,7 @@ impl Run<'_> {
                     self.locals.push((name.clone(), v));
                     let (path, tokens) = self.interpolate_location(template, cfg);
                     self.locals.pop();
-                    let path = crate::fs::join(datadir, &path?);
+                    let path = crate::load::fs::join(datadir, &path?);
                     let exists = self.hiera.files.exists(&path);
                     out.push(Location::new(template.clone(), path, exists, false, tokens));
                 }

@@ -186,7 +186,7 @@ impl Run<'_> {
                         Ok(v)
                     }
                     None if run.hiera.strict_error && !run.lenient_variables => {
-                        Err(Error::runtime(crate::scope::Scope::undefined(&root)))
+                        Err(Error::runtime(crate::config::scope::Scope::undefined(&root)))
                     }
                     None => Ok(Value::Undef),
                 }

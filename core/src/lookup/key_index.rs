@@ -2,8 +2,8 @@
 //! reads only the files that can answer it.
 
 use super::{Found, LevelProvider, ProviderKey, Run};
+use crate::backends::data::{self, DataFile};
 use crate::config::FunctionKind;
-use crate::data::{self, DataFile};
 use crate::key::LookupKey;
 use crate::value::{hash_of, Value};
 use std::collections::HashMap;
@@ -209,10 +209,10 @@ mod tests {
     use super::*;
 
     fn files(texts: &[(u32, &str)]) -> Vec<(u32, Rc<DataFile>)> {
-        let reading = crate::data::Reading { strict_error: false, spans: true };
+        let reading = crate::backends::data::Reading { strict_error: false, spans: true };
         texts
             .iter()
-            .map(|&(id, t)| (id, Rc::new(crate::data::load("yaml_data", "/d.yaml", t, reading).unwrap())))
+            .map(|&(id, t)| (id, Rc::new(crate::backends::data::load("yaml_data", "/d.yaml", t, reading).unwrap())))
             .collect()
     }
 

@@ -163,7 +163,7 @@ mod tests {
         for _ in 0..3000 {
             let pattern = generated.pattern(&atoms, &quantifiers, 6);
             let simple = Simple::new(&pattern).expect(&pattern);
-            let regex = regex_lite::Regex::new(&crate::regexp::translate(&pattern)).unwrap();
+            let regex = regex_lite::Regex::new(&crate::puppet::regexp::translate(&pattern)).unwrap();
             for _ in 0..20 {
                 let key = generated.key(&key_chars, 9);
                 assert_eq!(simple.is_match(&key), regex.is_match(&key), "{pattern} on {key:?}");

@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn infers_and_generalizes_as_puppet_does() {
         for (yaml, inferred, general) in PUPPET {
-            let (value, _) = crate::yaml::load(yaml).unwrap().unwrap();
+            let (value, _) = crate::formats::yaml::load(yaml).unwrap().unwrap();
             let t = Inferred::of(&value);
             assert_eq!((t.to_string().as_str(), t.generalize().to_string().as_str()), (*inferred, *general), "{yaml}");
         }

@@ -40,8 +40,8 @@ pub fn read(text: &str) -> Result<NodeFacts, FactsError> {
     let fail = |message: String| FactsError { message };
     let value = match text.trim_start().as_bytes().first() {
         None => return Ok(NodeFacts::default()),
-        Some(b'{' | b'[') => crate::json::parse(text).map_err(|e| fail(e.message))?,
-        _ => match crate::yaml::load(text).map_err(|e| fail(e.message))? {
+        Some(b'{' | b'[') => crate::formats::json::parse(text).map_err(|e| fail(e.message))?,
+        _ => match crate::formats::yaml::load(text).map_err(|e| fail(e.message))? {
             Some((v, _)) => v,
             None => return Ok(NodeFacts::default()),
         },
@@ -73,7 +73,7 @@ pub fn to_text(facts: &Hash) -> String {
     if facts.is_empty() {
         return String::new();
     }
-    crate::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
+    crate::formats::yaml::to_yaml(&Value::Hash(facts.clone())).trim_start_matches("---\n").to_string()
 }
 
 /// A factset's facts: `{"data": [{"name", "value"}...]}`, or the list itself.

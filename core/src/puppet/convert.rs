@@ -8,7 +8,7 @@ mod sprintf;
 mod string;
 
 use crate::error::{Error, ErrorKind};
-use crate::types::{parse_noting_loss, Inferred, Type};
+use crate::puppet::types::{parse_noting_loss, Inferred, Type};
 use crate::value::{Hash, Str, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
@@ -111,7 +111,7 @@ pub fn to_puppet_string(value: &Value) -> String {
 /// Puppet's `String()` of a value in an argument list.
 fn puppet_string(v: &Value) -> String {
     match v {
-        Value::String(s) => crate::types::puppet_quote(s),
+        Value::String(s) => crate::puppet::types::puppet_quote(s),
         Value::Undef => "undef".into(),
         v => v.to_ruby_s(),
     }
@@ -194,7 +194,7 @@ fn named_args_mismatch(h: &Hash) -> String {
         return format!("{subject} expects size to be between 1 and 3, got 0");
     }
     if !h.keys().all(|k| matches!(k, Value::String(k) if !k.is_empty())) {
-        let got = crate::types::described(&Value::Hash(h.clone()));
+        let got = crate::puppet::types::described(&Value::Hash(h.clone()));
         return format!(
             "{subject} expects a NamedArgs = Struct[{{'from' => Convertible = Variant[Numeric, Boolean, \
              Pattern[/{INTEGER_PATTERN}/], Timespan, Timestamp], Optional['radix'] => {RADIX}, \

@@ -6,11 +6,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::case::{environment_dir, CaseLookup, Document, OtherNode};
 use crate::config::Layer;
+use crate::document::case::{environment_dir, CaseLookup, Document, OtherNode};
+use crate::document::fleet::{Answer, Table};
+use crate::document::steps::merge_steps;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
-use crate::fleet::{Answer, Table};
 use crate::value::{Hash, Value};
 use crate::{Hiera, Puppet};
 
@@ -92,6 +93,24 @@ pub struct Rendered {
     pub rich: Option<String>,
 }
 
+/// What the nodes' scopes hold beyond their facts ([`Playground::scopes`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scopes {
+    /// The variables the hierarchy's paths used.
+    pub used: Vec<Variable>,
+    /// The variables `puppet lookup` adds to the facts.
+    pub added: Vec<Variable>,
+}
+
+/// A variable (`%{facts.role}`) and its value for each node, where it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// The variable as interpolated, `%{...}` included.
+    pub name: String,
+    /// Its value per node, as a path shows it (Puppet's string of it).
+    pub values: Vec<Option<String>>,
+}
+
 /// One lookup, evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
@@ -100,12 +119,12 @@ pub struct Evaluation {
     /// The trace.
     pub explanation: Option<Explanation>,
     /// The steps of the search, with the merged value after each.
-    pub steps: Vec<crate::steps::Step>,
+    pub steps: Vec<crate::document::steps::Step>,
     /// The `lookup_options` that applied, and whether a merge given with
     /// the lookup overrode them.
     pub options: Option<crate::lookup::AppliedOptions>,
     /// The traps the lookup fell into.
-    pub warnings: Vec<crate::steps::Warning>,
+    pub warnings: Vec<crate::document::steps::Warning>,
     /// True when the lookup failed while reading `lookup_options`, before
     /// it searched for data: `steps` are then that search's.
     pub failed_in_options: bool,
@@ -114,9 +133,9 @@ pub struct Evaluation {
     pub other_puppet: Option<Outcome>,
     /// For a lookup with an expected answer (`expect:`, pinned or recorded
     /// from Puppet): whether this is it, or what differs (as
-    /// [`crate::case::compare`] tells it, which `hiera-lookup conformance`
+    /// [`crate::document::case::compare`] tells it, which `hiera-lookup conformance`
     /// runs).
-    pub expectation: Option<Result<(), crate::case::Mismatch>>,
+    pub expectation: Option<Result<(), crate::document::case::Mismatch>>,
     /// Puppet prints no explanation for this failure.
     unexplained: bool,
 }
@@ -174,12 +193,12 @@ impl Playground {
     }
 
     /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on.
-    pub fn set_pkcs7(&mut self, pkcs7: Rc<dyn crate::eyaml::Pkcs7>) {
+    pub fn set_pkcs7(&mut self, pkcs7: Rc<dyn crate::backends::eyaml::Pkcs7>) {
         self.engines(|h| h.set_pkcs7(Some(pkcs7.clone())));
     }
 
     /// Reads HOCON with `hocon` from now on.
-    pub fn set_hocon(&mut self, hocon: Rc<dyn crate::hocon::Reader>) {
+    pub fn set_hocon(&mut self, hocon: Rc<dyn crate::formats::hocon::Reader>) {
         self.engines(|h| h.set_hocon(Some(hocon.clone())));
         // HOCON files' keys were not read without it.
         self.keys.take();
@@ -303,13 +322,19 @@ impl Playground {
     }
 
     /// Makes the `i`-th of [`Document::nodes`] the document's own node, and
-    /// its own node one of the others, in its place.
-    pub fn show_node(&mut self, i: usize) {
-        let Some(other) = self.doc.nodes.get(i).cloned() else { return };
-        let shown = OtherNode { name: self.doc.node().name, facts: self.doc.facts.clone() };
+    /// its own node one of the others, in its place. A node of another
+    /// environment cannot be: the document's relative files are in the
+    /// document's environment (false then, and nothing changes).
+    pub fn show_node(&mut self, i: usize) -> bool {
+        let Some(other) = self.doc.nodes.get(i).cloned() else { return false };
+        if other.environment.as_ref().is_some_and(|e| *e != self.doc.environment) {
+            return false;
+        }
+        let shown = OtherNode { name: self.doc.node().name, environment: None, facts: self.doc.facts.clone() };
         self.doc.nodes[i] = shown;
         self.doc.node = Some(other.name);
         self.set_facts(other.facts);
+        true
     }
 
     /// Every lookup's answer (a row, named by [`CaseLookup::label`]) for every node (a
@@ -335,6 +360,43 @@ impl Playground {
         }
     }
 
+    /// For every node (as [`Playground::fleet`] orders them): the
+    /// variables the hierarchy's paths interpolated for the document's
+    /// lookups, and those `puppet lookup` adds to the facts
+    /// ([`Hiera::added_facts`]), each a row of `(variable, value per node)`
+    /// in the order first met; a node that did not use a variable has no
+    /// value for it.
+    pub fn scopes(&mut self) -> Scopes {
+        let nodes = self.doc.all_nodes();
+        let requests: Vec<_> = self.doc.lookups.iter().filter_map(|l| l.request(true).ok()).collect();
+        let (mut used, mut added) = (Vec::new(), Vec::new());
+        let put = |rows: &mut Vec<Variable>, column: usize, name: String, value: String| {
+            let i = rows.iter().position(|v| v.name == name).unwrap_or_else(|| {
+                rows.push(Variable { name, values: vec![None; nodes.len()] });
+                rows.len() - 1
+            });
+            rows[i].values[column].get_or_insert(value);
+        };
+        for (column, node) in nodes.iter().enumerate() {
+            self.hiera.set_node(node.clone());
+            for request in &requests {
+                let answer = self.hiera.lookup(request);
+                let Some(ex) = &answer.explanation else { continue };
+                let tokens = merge_steps(ex).into_iter().flat_map(|s| s.tokens);
+                for t in tokens.filter(|t| t.method == "scope") {
+                    let value = if t.undefined { "(undefined)".to_string() } else { t.result };
+                    put(&mut used, column, format!("%{{{}}}", t.expression), value);
+                }
+            }
+            for (name, value) in self.hiera.added_facts() {
+                let shown = render(&value).map_or_else(|_| value.inspect(), |r| r.puppet);
+                put(&mut added, column, format!("%{{{name}}}"), shown);
+            }
+        }
+        self.hiera.set_node(self.doc.node());
+        Scopes { used, added }
+    }
+
     /// Replaces the lookups.
     pub fn set_lookups(&mut self, lookups: Vec<CaseLookup>) {
         self.doc.lookups = lookups;
@@ -344,8 +406,8 @@ impl Playground {
     /// forgets its expected answer.
     pub fn pin(&mut self, i: usize, pin: bool) {
         let expect = match (pin, self.doc.lookups.get(i).map(|l| l.request(false))) {
-            (true, Some(Ok(request))) => Some(crate::case::outcome(&self.hiera.lookup(&request))),
-            (true, Some(Err(e))) => Some(crate::case::Expect::Error(e.into_message())),
+            (true, Some(Ok(request))) => Some(crate::document::case::outcome(&self.hiera.lookup(&request))),
+            (true, Some(Err(e))) => Some(crate::document::case::Expect::Error(e.into_message())),
             _ => None,
         };
         if let Some(l) = self.doc.lookups.get_mut(i) {
@@ -361,15 +423,15 @@ impl Playground {
         };
         let unexplained = answer.is_unexplained();
         let key = lookup.keys.first().map(String::as_str).unwrap_or("");
-        let mut steps = answer.explanation.as_ref().map(crate::steps::merge_steps).unwrap_or_default();
-        let warnings = crate::steps::warnings(&answer, key, &steps);
+        let mut steps = answer.explanation.as_ref().map(crate::document::steps::merge_steps).unwrap_or_default();
+        let warnings = crate::document::steps::warnings(&answer, key, &steps);
         let mut failed_in_options = false;
         if let (true, true, Some(ex)) = (steps.is_empty(), answer.result.is_err(), answer.explanation.as_ref()) {
-            steps = crate::steps::options_steps(ex);
+            steps = crate::document::steps::options_steps(ex);
             failed_in_options = !steps.is_empty();
         }
         let options = answer.options.clone();
-        let expectation = lookup.expect.as_ref().map(|_| crate::case::compare(lookup, &answer, false));
+        let expectation = lookup.expect.as_ref().map(|_| crate::document::case::compare(lookup, &answer, false));
         let mut outcome = self.outcome(answer.result);
         // An interpolation or a decryption that failed names no file: the
         // place is the value that held it.
@@ -478,7 +540,7 @@ impl Playground {
     }
 
     /// One of the document's data files (none if it is not one, or is broken).
-    fn data_file(&self, path: &str) -> Option<Rc<crate::data::DataFile>> {
+    fn data_file(&self, path: &str) -> Option<Rc<crate::backends::data::DataFile>> {
         let function = data_function(path).filter(|_| !path.ends_with("hiera.yaml"))?;
         self.hiera.data_file(function, &self.absolute(path)).ok()
     }
@@ -557,7 +619,7 @@ fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
     let levels = config.hierarchy.iter().chain(config.default_hierarchy.iter().flatten());
     levels
         .filter_map(|level| level.function.as_ref())
-        .filter(|(kind, name)| !crate::data::is_provided(kind, name))
+        .filter(|(kind, name)| !crate::backends::data::is_provided(kind, name))
         .map(|(kind, name)| {
             let line = config.find_line_matching(1, |l| l.contains(kind.key()) && l.contains(name.as_str()));
             Problem {
@@ -586,14 +648,14 @@ fn data_function(path: &str) -> Option<&'static str> {
 
 /// A value in the page's forms; a value JSON cannot hold (a non-finite
 /// float) fails as `--render-as json` fails.
-pub fn render(value: &Value) -> Result<Rendered, crate::json::NotJson> {
+pub fn render(value: &Value) -> Result<Rendered, crate::formats::json::NotJson> {
     let rich = matches!(value, Value::Sensitive(_)).then(|| "Sensitive [value redacted]".to_string());
     let json = value.to_json()?;
     Ok(Rendered {
         value: value.clone(),
         json,
-        yaml: crate::yaml::to_yaml(value),
-        puppet: crate::convert::to_puppet_string(value),
+        yaml: crate::formats::yaml::to_yaml(value),
+        puppet: crate::puppet::convert::to_puppet_string(value),
         rich,
     })
 }

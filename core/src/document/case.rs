@@ -2,14 +2,14 @@
 //! conformance case format (FORMAT.md). Examples, saved work, shared links
 //! and conformance cases are all documents.
 
+use crate::config::scope::Node;
+use crate::config::settings::Puppet;
 use crate::error::Error;
-use crate::fs::Files;
+use crate::formats::yaml;
+use crate::load::fs::Files;
 use crate::lookup::{Answer, Request};
 use crate::merge::MergeOptions;
-use crate::scope::Node;
-use crate::settings::Puppet;
 use crate::value::{Hash, Str, Value};
-use crate::yaml;
 
 /// Where relative paths of a document live.
 pub fn environment_dir(environment: &str) -> String {
@@ -52,11 +52,16 @@ pub enum Expect {
 }
 
 /// A node looked up beside a document's own (`nodes:`), with the document's
-/// files, environment and lookups: the fleet view compares their answers.
+/// files and lookups: the fleet view compares their answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OtherNode {
     /// Its name (`trusted.certname`).
     pub name: String,
+    /// Its environment, when it is not the document's: the document's
+    /// relative files are in the document's environment, so this one's
+    /// are those given by their full path
+    /// (`/etc/puppetlabs/code/environments/NAME/...`).
+    pub environment: Option<String>,
     /// Its facts.
     pub facts: Hash,
 }
@@ -79,7 +84,7 @@ pub struct Document {
     pub files: Vec<(String, String)>,
     /// The lookups.
     pub lookups: Vec<CaseLookup>,
-    /// More nodes, in the document's environment (none in a conformance case).
+    /// More nodes (none in a conformance case).
     pub nodes: Vec<OtherNode>,
 }
 
@@ -163,7 +168,7 @@ impl Document {
     pub fn all_nodes(&self) -> Vec<Node> {
         let others = self.nodes.iter().map(|n| Node {
             name: n.name.clone(),
-            environment: self.environment.clone(),
+            environment: n.environment.clone().unwrap_or_else(|| self.environment.clone()),
             facts: n.facts.clone(),
         });
         std::iter::once(self.node()).chain(others).collect()
@@ -173,6 +178,12 @@ impl Document {
     pub fn hiera(&self) -> crate::Hiera {
         crate::Hiera::new(self.files(), self.node()).with_puppet(self.puppet)
     }
+}
+
+/// Whether `name` may name an environment: Puppet's rule (lower-case
+/// letters, digits and `_`), which also keeps it one directory.
+pub fn valid_environment(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 impl OtherNode {
@@ -188,7 +199,14 @@ impl OtherNode {
             Some(Value::Hash(f)) => f.clone(),
             Some(_) => return Err(Error::lookup(format!("document: the facts of node {name} must be a mapping"))),
         };
-        Ok(OtherNode { name, facts })
+        let environment = match h.get(&Str("environment")) {
+            None | Some(Value::Undef) => None,
+            Some(Value::String(e)) if valid_environment(e) => Some(e.to_string()),
+            Some(e) => {
+                return Err(Error::lookup(format!("document: node {name} has an invalid environment {}", e.inspect())))
+            }
+        };
+        Ok(OtherNode { name, environment, facts })
     }
 }
 
@@ -294,9 +312,10 @@ pub fn shell(s: &str) -> String {
 pub fn outcome(answer: &Answer) -> Expect {
     match &answer.result {
         Err(e) => Expect::Error(e.message.clone()),
-        Ok(v @ Value::Sensitive(_)) => {
-            Expect::Rendered { rendered: "Sensitive [value redacted]".into(), type_name: crate::types::generalized(v) }
-        }
+        Ok(v @ Value::Sensitive(_)) => Expect::Rendered {
+            rendered: "Sensitive [value redacted]".into(),
+            type_name: crate::puppet::types::generalized(v),
+        },
         Ok(v) => match v.to_json() {
             Ok(_) => Expect::Value(v.clone()),
             Err(e) => Expect::Error(e.to_string()),
@@ -477,12 +496,15 @@ impl Document {
             let nodes = self.nodes.iter().map(|n| {
                 let mut h = Hash::default();
                 h.insert("node".into(), Value::String(n.name.clone()));
+                if let Some(env) = &n.environment {
+                    h.insert("environment".into(), Value::String(env.clone()));
+                }
                 h.insert("facts".into(), Value::Hash(n.facts.clone()));
                 Value::Hash(h)
             });
             top.insert("nodes".into(), Value::Array(nodes.collect()));
         }
-        crate::yaml::to_yaml(&Value::Hash(top)).trim_start_matches("---\n").to_string()
+        crate::formats::yaml::to_yaml(&Value::Hash(top)).trim_start_matches("---\n").to_string()
     }
 
     /// The files that hold a PEM private key (an eyaml key pair's

@@ -44,7 +44,7 @@ impl Answer {
     /// Whether two answers are the same, hash order included.
     pub fn same(&self, other: &Answer) -> bool {
         match (self, other) {
-            (Answer::Value(a), Answer::Value(b)) => crate::case::same(a, b),
+            (Answer::Value(a), Answer::Value(b)) => crate::document::case::same(a, b),
             (a, b) => a == b,
         }
     }
@@ -175,8 +175,8 @@ mod tests {
 
     #[test]
     fn hash_order_is_part_of_an_answer() {
-        let ab = crate::json::parse(r#"{"a":1,"b":2}"#).unwrap();
-        let ba = crate::json::parse(r#"{"b":2,"a":1}"#).unwrap();
+        let ab = crate::formats::json::parse(r#"{"a":1,"b":2}"#).unwrap();
+        let ba = crate::formats::json::parse(r#"{"b":2,"a":1}"#).unwrap();
         assert!(!Answer::Value(ab.clone()).same(&Answer::Value(ba)));
         assert!(Answer::Value(ab.clone()).same(&Answer::Value(ab)));
     }

@@ -394,7 +394,7 @@ mod tests {
     // `JSON.generate`.
     #[test]
     fn writes_as_the_json_gem_does() {
-        let doc = |yaml: &str| crate::yaml::load(yaml).unwrap().unwrap().0;
+        let doc = |yaml: &str| crate::formats::yaml::load(yaml).unwrap().unwrap().0;
         let floats = doc("[1.0e+20, 100.0, 0.1, 1.0e-07, 2.5]");
         assert_eq!(super::generate(&floats, false).unwrap(), "[1.0e+20,100.0,0.1,1.0e-07,2.5]");
         let text = Value::from("a\u{1}\u{1f}/\u{2028}\"\\\n");

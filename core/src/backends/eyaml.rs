@@ -12,7 +12,7 @@
 //! through its filesystem and hands their bytes over, so the page can load
 //! the crypto only for documents that use eyaml.
 
-use crate::fs::Files;
+use crate::load::fs::Files;
 use crate::value::{Hash, Value};
 
 /// hiera-eyaml's PKCS7 encryptor: decrypts a block's base64 with the key

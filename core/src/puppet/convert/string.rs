@@ -5,7 +5,7 @@
 
 use super::sprintf::{self, Arg, Spec};
 use super::Refusal;
-use crate::types::{puppet_double_quote, puppet_quote, Inferred};
+use crate::puppet::types::{puppet_double_quote, puppet_quote, Inferred};
 use crate::value::{Array, Hash, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;

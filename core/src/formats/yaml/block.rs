@@ -743,7 +743,7 @@ impl<'a, N: Notes> Reader<'a, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Entry;
+    use crate::backends::data::Entry;
     use std::path::Path;
 
     /// The fast path's reading, if it read `text`, after checking that it is
@@ -753,7 +753,7 @@ mod tests {
         else {
             return false;
         };
-        assert!(symbols || !super::super::holds_symbol(&value), "a symbol unnoted in {text:?}");
+        assert!(symbols || !super::super::hooks::holds_symbol(&value), "a symbol unnoted in {text:?}");
         let walked: Vec<Entry> = value.as_hash().map_or(Vec::new(), |h| h.values().map(Entry::of).collect());
         assert_eq!(entries, walked, "what reading learnt of the entries of {text:?}");
         let reference = super::super::load_with_event_parser(text);
@@ -785,7 +785,7 @@ mod tests {
         paths.sort();
         for path in paths {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            if let Ok(doc) = crate::case::Document::from_yaml(&text) {
+            if let Ok(doc) = crate::document::case::Document::from_yaml(&text) {
                 out.extend(doc.files.into_iter().map(|(_, t)| t));
             }
             out.push(text);

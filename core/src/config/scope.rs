@@ -2,7 +2,7 @@
 //! every fact as a top-scope variable, `trusted`, `server_facts`,
 //! `environment`, and the few built-ins of a top scope.
 
-use crate::settings::Puppet;
+use crate::config::settings::Puppet;
 use crate::value::{Hash, Str, Value};
 
 /// The node a lookup is made for.
@@ -80,6 +80,20 @@ impl Scope {
             server_facts: Value::Hash(server_facts),
             environment: node.environment.clone(),
         }
+    }
+
+    /// What `puppet lookup` adds to the facts `given`, as the page shows
+    /// it: the facts it fills in where they are not given (`clientcert`,
+    /// `fqdn`, `hostname`, `domain`), `trusted`, and on Puppet 8
+    /// `server_facts`.
+    pub fn added(&self, given: &Hash) -> Vec<(String, Value)> {
+        let filled = ["clientcert", "fqdn", "hostname", "domain"]
+            .into_iter()
+            .filter(|k| !given.contains_key(&Str(k)))
+            .filter_map(|k| Some((format!("facts.{k}"), self.facts.get(k)?.clone())));
+        let server = matches!(&self.server_facts, Value::Hash(h) if !h.is_empty())
+            .then(|| ("server_facts".to_string(), self.server_facts.clone()));
+        filled.chain([("trusted".to_string(), self.trusted.clone())]).chain(server).collect()
     }
 
     /// A variable by name (`facts`, `::fqdn`, `trusted`...): `None` when the

@@ -2,11 +2,11 @@
 //! data file into a hash, and the checks Puppet makes on what they return.
 
 use crate::error::Error;
+use crate::formats::yaml::{self, Notes as _, Position, Spans};
 use crate::interpolate::has_tokens;
-use crate::types::type_name;
+use crate::puppet::types::type_name;
 use crate::value::symkeys_to_string;
 use crate::value::{Hash, Value};
-use crate::yaml::{self, Notes as _, Position, Spans};
 use std::cell::{Cell, OnceCell};
 
 /// A data file read by its backend.
@@ -238,17 +238,17 @@ fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -
 }
 
 /// A HOCON data file as `hocon_data` returns it, from what a
-/// [`crate::hocon::Reader`] read (`None`: there was no reader).
-pub fn hocon_file(path: &str, read: Option<Result<Hash, crate::hocon::Error>>) -> Result<DataFile, Error> {
+/// [`crate::formats::hocon::Reader`] read (`None`: there was no reader).
+pub fn hocon_file(path: &str, read: Option<Result<Hash, crate::formats::hocon::Error>>) -> Result<DataFile, Error> {
     match read {
         Some(Ok(hash)) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
         Some(Err(e)) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
-        None => Err(Error::lookup(format!("{path}: {}", crate::hocon::NOT_LOADED)).at(path, None, None)),
+        None => Err(Error::lookup(format!("{path}: {}", crate::formats::hocon::NOT_LOADED)).at(path, None, None)),
     }
 }
 
 fn load_json(path: &str, text: &str) -> Result<DataFile, Error> {
-    let value = crate::json::parse(text).map_err(|e| {
+    let value = crate::formats::json::parse(text).map_err(|e| {
         let (line, column) = line_column(text, e.offset);
         Error::lookup(format!("Unable to parse ({path}): {}", e.message)).at(path, Some(line), Some(column))
     })?;
@@ -415,7 +415,7 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
     if let Some(l) = location {
         msg.push_str(&format!(", when using location '{l}',"));
     }
-    let got = crate::types::Inferred::of(value);
+    let got = crate::puppet::types::Inferred::of(value);
     Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
 }
 
@@ -439,7 +439,7 @@ mod tests {
             ("{true: '100%'}", false, false),
         ];
         for (text, interpolated, lookup_value) in values {
-            let (v, _) = crate::yaml::load(text).unwrap().unwrap();
+            let (v, _) = crate::formats::yaml::load(text).unwrap().unwrap();
             assert_eq!(Entry::of(&v), Entry { interpolated, lookup_value }, "{text}");
         }
     }

@@ -156,16 +156,38 @@ pub fn load(text: &str) -> Result<Option<(Value, Spans)>, YamlError> {
 /// Like [`load`], also noting every [`Surprise`].
 #[allow(clippy::type_complexity)]
 pub fn load_noting_surprises(text: &str) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    load_in_pieces(text, pieces_for(text))
+    read_document::<()>(text, pieces_for(text), true).map(|d| (d.value, d.surprises))
 }
 
-/// [`load_noting_surprises`], reading block-style text in about `pieces`
-/// pieces however short it is: for the tests and the `yaml` fuzz target,
-/// which check that cutting a text changes nothing.
-#[doc(hidden)]
-#[allow(clippy::type_complexity)]
-pub fn load_in_pieces(text: &str, pieces: usize) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
-    document_in_pieces::<()>(text, pieces).map(|d| (d.value, d.surprises))
+/// What the tests and the `yaml` fuzz target check the reader with
+/// (re-exported in `hiera_core::internals`): not API.
+pub(crate) mod hooks {
+    use super::*;
+
+    /// [`load_noting_surprises`], reading block-style text in about `pieces`
+    /// pieces however short it is: for the tests and the `yaml` fuzz target,
+    /// which check that cutting a text changes nothing.
+    #[allow(clippy::type_complexity)]
+    pub fn load_in_pieces(text: &str, pieces: usize) -> Result<(Option<(Value, Spans)>, Vec<Surprise>), YamlError> {
+        document_in_pieces::<()>(text, pieces).map(|d| (d.value, d.surprises))
+    }
+
+    /// Whether a symbol is anywhere in `value`: what [`Document::symbols`]
+    /// must not miss, for the tests and the `yaml` fuzz target.
+    pub fn holds_symbol(value: &Value) -> bool {
+        match value {
+            Value::Symbol(_) => true,
+            Value::Array(a) => a.iter().any(holds_symbol),
+            Value::Hash(h) => h.iter().any(|(k, v)| holds_symbol(k) || holds_symbol(v)),
+            _ => false,
+        }
+    }
+
+    /// [`load_document`] with spans, cut into about `pieces` pieces (see
+    /// [`load_in_pieces`]).
+    pub fn document_in_pieces<N: Notes>(text: &str, pieces: usize) -> Result<Document<N>, YamlError> {
+        read_document(text, pieces, true)
+    }
 }
 
 /// What a reader notes of each top-level value as it reads it, for a user
@@ -205,18 +227,6 @@ pub struct Document<N> {
     pub entries: Vec<N>,
 }
 
-/// Whether a symbol is anywhere in `value`: what [`Document::symbols`]
-/// must not miss, for the tests and the `yaml` fuzz target.
-#[doc(hidden)]
-pub fn holds_symbol(value: &Value) -> bool {
-    match value {
-        Value::Symbol(_) => true,
-        Value::Array(a) => a.iter().any(holds_symbol),
-        Value::Hash(h) => h.iter().any(|(k, v)| holds_symbol(k) || holds_symbol(v)),
-        _ => false,
-    }
-}
-
 /// Reads a data file's text (see [`Document`]), noting [`Spans`] if
 /// `spans`: a reader that never shows where a value is reads faster
 /// without them.
@@ -233,13 +243,6 @@ fn pieces_for(text: &str) -> usize {
         let _ = text;
         1
     }
-}
-
-/// [`load_document`] with spans, cut into about `pieces` pieces (see
-/// [`load_in_pieces`]).
-#[doc(hidden)]
-pub fn document_in_pieces<N: Notes>(text: &str, pieces: usize) -> Result<Document<N>, YamlError> {
-    read_document(text, pieces, true)
 }
 
 fn read_document<N: Notes>(text: &str, pieces: usize, spans: bool) -> Result<Document<N>, YamlError> {

@@ -3,9 +3,9 @@
 //! every leaf of the result came from; and the traps the lookup fell into.
 
 use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
+use crate::formats::yaml::{self, Position, Surprise};
 use crate::lookup::Answer;
 use crate::value::{Str, Value};
-use crate::yaml::{self, Position, Surprise};
 
 /// What happened at one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -384,6 +384,52 @@ fn whole_lookup<'a>(raw: &Value, interpolations: &'a [Interpolation]) -> Option<
     Some(&i.nested.first()?.steps)
 }
 
+/// What the value found at a step did to the lookup's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// It is the answer: the only value found.
+    Wins,
+    /// It was merged into the answer (the first of a merge, or a later one
+    /// that added to or took from what was merged before it).
+    Merged,
+    /// It was merged, but higher levels had set every part of it already.
+    Overridden,
+}
+
+impl Part {
+    /// The page's name for it (`wins`, `merged`, `overridden`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Part::Wins => "wins",
+            Part::Merged => "merged",
+            Part::Overridden => "overridden",
+        }
+    }
+}
+
+/// Each step's [`Part`] in the answer; `None` where nothing was found.
+pub fn parts(steps: &[Step]) -> Vec<Option<Part>> {
+    let found = steps.iter().filter(|s| s.outcome == StepOutcome::Found).count();
+    let mut first = true;
+    steps
+        .iter()
+        .map(|s| {
+            if s.outcome != StepOutcome::Found {
+                return None;
+            }
+            let part = if found == 1 {
+                Part::Wins
+            } else if first || s.changes.iter().any(|c| !matches!(c, Change::Kept(..))) {
+                Part::Merged
+            } else {
+                Part::Overridden
+            };
+            first = false;
+            Some(part)
+        })
+        .collect()
+}
+
 /// What one step did to the merged value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
@@ -658,7 +704,7 @@ fn knockouts(steps: &[Step], prefix: &str, result: &Value, push: &mut dyn FnMut(
 fn near_miss(pattern: &str, key: &str) -> bool {
     let body = pattern.trim_start_matches('^');
     let literal: String = body.chars().take_while(|c| c.is_alphanumeric() || *c == ':' || *c == '_').collect();
-    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::regexp::to_regex_lite(pattern)))
+    let insensitive = regex_lite::Regex::new(&format!("(?i){}", crate::puppet::regexp::to_regex_lite(pattern)))
         .is_ok_and(|r| r.is_match(key));
     insensitive || (literal.len() >= 4 && literal.contains("::") && key.starts_with(&literal))
 }
@@ -666,7 +712,7 @@ fn near_miss(pattern: &str, key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Document;
+    use crate::document::case::Document;
     use crate::value::Int;
     use crate::Hiera;
 
@@ -681,7 +727,7 @@ mod tests {
         let (mut hiera, doc) = example("00-welcome.yaml");
         let config = doc.files.iter().find(|(p, _)| p == "hiera.yaml").unwrap().1.clone();
         let broken = format!("{}  - name: Vault\n    data_hash: vault_hiera_hash\n    path: common.yaml\n", config);
-        hiera.set_file(&format!("{}/hiera.yaml", crate::case::environment_dir(&doc.environment)), &broken);
+        hiera.set_file(&format!("{}/hiera.yaml", crate::document::case::environment_dir(&doc.environment)), &broken);
         let request = doc.lookups[0].request(true).unwrap();
         let answer = hiera.lookup(&request);
         let ex = answer.explanation.as_ref().unwrap();
@@ -731,6 +777,20 @@ mod tests {
             c.contains(&Change::Added(vec![key("ash")], steps[1].merged.as_ref().unwrap().get("ash").unwrap().clone()))
         );
         assert!(steps[0].changes.is_empty());
+    }
+
+    #[test]
+    fn each_found_value_wins_is_merged_or_is_overridden() {
+        // The welcome example's port: one place has it, and it is the answer.
+        let (_, steps) = answer("00-welcome.yaml", 0);
+        assert_eq!(parts(&steps).into_iter().flatten().collect::<Vec<_>>(), [Part::Wins]);
+        // Deep-merged users: both levels bring something.
+        let (_, steps) = answer("05-hash-vs-deep-site-users.yaml", 1);
+        assert_eq!(parts(&steps), [Some(Part::Merged), Some(Part::Merged)]);
+        // A level whose every part a higher level set already was overridden.
+        let mut same = steps.clone();
+        same[1].changes.retain(|c| matches!(c, Change::Kept(..)));
+        assert_eq!(parts(&same), [Some(Part::Merged), Some(Part::Overridden)]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! exported. A zip without `playground.yaml` (a repository zipped by hand) is
 //! read from its layout.
 
-use crate::case::{environment_dir, Document};
+use crate::document::case::{environment_dir, Document};
 use crate::value::Value;
 
 /// The most an archive may expand to: a document is small, and a crafted
@@ -46,7 +46,7 @@ fn facts_file(node: &crate::Node) -> String {
     for (k, v) in [("clientcert", name), ("fqdn", name), ("hostname", host), ("domain", domain)] {
         facts.get_or_insert_with(Value::from(k), || Value::from(v));
     }
-    crate::yaml::to_yaml(&Value::Hash(facts))
+    crate::formats::yaml::to_yaml(&Value::Hash(facts))
 }
 
 /// `puppet lookup` commands reproducing each lookup, run from the unzipped directory.
@@ -59,8 +59,8 @@ fn lookups_script(doc: &Document) -> String {
     for l in &doc.lookups {
         out.push_str(&format!(
             "puppet lookup --confdir \"$R/etc/puppetlabs/puppet\" --codedir \"$R/etc/puppetlabs/code\" --environment {} --node {} --facts \"$R/facts.yaml\" --explain {}\n",
-            crate::case::shell(&doc.environment),
-            crate::case::shell(&node),
+            crate::document::case::shell(&doc.environment),
+            crate::document::case::shell(&node),
             l.puppet_args()
         ));
     }
@@ -120,7 +120,7 @@ fn read_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
     let envs = "etc/puppetlabs/code/environments/";
     for (name, bytes) in &entries {
         if name == "facts.yaml" {
-            if let Ok(Some((Value::Hash(h), _))) = crate::yaml::load(&text(name, bytes)?) {
+            if let Ok(Some((Value::Hash(h), _))) = crate::formats::yaml::load(&text(name, bytes)?) {
                 doc.facts = h;
             }
             continue;
@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(doc.facts.get(&Str("role")), Some(&Value::from("db")));
         assert!(import(b"not a zip").is_err());
         // Deflated entries, as zip tools write them (Python's zipfile made it).
-        let doc = import(include_bytes!("../tests/data/deflated.zip")).unwrap();
+        let doc = import(include_bytes!("../../tests/data/deflated.zip")).unwrap();
         assert_eq!(doc.files[1], ("data/common.yaml".to_string(), "a: deflated\n".repeat(4)));
     }
 

@@ -1,7 +1,7 @@
 //! What a lookup's outcome depends on besides the files and the node: the
 //! Puppet whose lookup is reproduced, and the `puppet.conf` settings it reads.
 
-use crate::fs::Files;
+use crate::load::fs::Files;
 
 /// Where Puppet reads `strict` from.
 pub const PUPPET_CONF: &str = "/etc/puppetlabs/puppet/puppet.conf";

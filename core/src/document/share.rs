@@ -6,7 +6,7 @@
 //! raw deflate of the document in the case format, with two extra
 //! top-level keys, `open` (the file) and `selected` (the lookup's index).
 
-use crate::case::Document;
+use crate::document::case::Document;
 use crate::value::Value;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -51,7 +51,7 @@ pub fn text(shared: &Shared) -> String {
     if let Some(open) = &shared.open {
         text.push_str(&format!(
             "open: {}\n",
-            crate::yaml::to_yaml(&Value::String(open.clone())).trim_start_matches("--- ").trim_end()
+            crate::formats::yaml::to_yaml(&Value::String(open.clone())).trim_start_matches("--- ").trim_end()
         ));
     }
     if let Some(i) = shared.selected {
@@ -111,7 +111,7 @@ pub fn read(inflated: Result<Vec<u8>, Inflate>) -> Result<Shared, ShareError> {
     })?;
     let text = String::from_utf8(bytes).map_err(|_| damaged("not UTF-8"))?;
     let document = Document::from_yaml(&text).map_err(|e| damaged(&e.message))?;
-    let top = crate::yaml::load(&text).ok().flatten().map(|(v, _)| v);
+    let top = crate::formats::yaml::load(&text).ok().flatten().map(|(v, _)| v);
     let get = |k: &str| top.as_ref().and_then(|t| t.get(k)).cloned();
     let open = get("open").map(|v| v.to_ruby_s());
     let selected = match get("selected") {

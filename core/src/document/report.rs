@@ -2,8 +2,8 @@
 //! or a chat, and the markup that embeds it in a web page (an iframe of the
 //! playground, or `embed.js` over the files written into the page).
 
-use crate::case::Document;
-use crate::playground::{Evaluation, Outcome};
+use crate::document::case::Document;
+use crate::document::playground::{Evaluation, Outcome};
 
 /// The document as Markdown: the Puppet, node and environment, the facts,
 /// every file, and each lookup as `puppet lookup` arguments with its answer
@@ -21,7 +21,7 @@ pub fn markdown(doc: &Document, evaluations: &[&Evaluation]) -> String {
         doc.environment
     ));
     if !doc.facts.is_empty() {
-        out.push_str(&format!("**Facts**\n\n{}\n", fenced(&crate::facts::to_text(&doc.facts), "yaml")));
+        out.push_str(&format!("**Facts**\n\n{}\n", fenced(&crate::load::facts::to_text(&doc.facts), "yaml")));
     }
     for (path, text) in doc.files.iter().filter(|(p, _)| !p.ends_with('/')) {
         out.push_str(&format!("**`{path}`**\n\n{}\n", fenced(text, language(path))));
@@ -60,7 +60,7 @@ fn language(path: &str) -> &'static str {
 }
 
 /// An iframe of the playground showing the document of `share_link` (a
-/// link [`crate::share`] wrote), in the compact embed view.
+/// link [`crate::document::share`] wrote), in the compact embed view.
 pub fn iframe_markup(share_link: &str) -> String {
     let (page, fragment) = share_link.split_once('#').unwrap_or((share_link, ""));
     let page = page.split('?').next().unwrap_or(page);
@@ -85,7 +85,7 @@ pub fn embed_markup(doc: &Document, base: &str) -> String {
         out.push_str(&format!("  <pre data-file=\"{}\">{}</pre>\n", html_escape(path), html_escape(text)));
     }
     if !doc.facts.is_empty() {
-        out.push_str(&format!("  <pre data-facts>{}</pre>\n", html_escape(&crate::facts::to_text(&doc.facts))));
+        out.push_str(&format!("  <pre data-facts>{}</pre>\n", html_escape(&crate::load::facts::to_text(&doc.facts))));
     }
     let keys: Vec<&str> = doc.lookups.iter().filter_map(|l| l.keys.first().map(String::as_str)).collect();
     out.push_str(&format!("  <pre data-lookups>{}</pre>\n</div>\n", html_escape(&keys.join("\n"))));
@@ -99,7 +99,7 @@ fn html_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::playground::Playground;
+    use crate::document::playground::Playground;
 
     const DOC: &str = "facts:\n  role: web\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Common\n        path: common.yaml\n  data/common.yaml: |\n    motd: \"a ``` fence <b>\"\nlookups:\n  - key: motd\n  - key: nope\n    merge: unique\n";
 

@@ -3,8 +3,8 @@
 //! Puppet's `new_hash` does it (its `from_tree`), Ruby's errors included.
 
 use super::string::{shown, type_name};
+use crate::formats::yaml::MAX_DEPTH;
 use crate::value::{ruby_float, Hash, Value};
-use crate::yaml::MAX_DEPTH;
 
 /// The signatures Puppet's dispatcher lists when it takes none.
 const SIGNATURES: [&str; 3] = [
@@ -170,7 +170,7 @@ fn set(r: &mut Value, key: &Value, value: Value) -> Result<(), String> {
             };
             // Ruby would fill the array with nils up to the index; past a
             // million of them the engine gives up, as Ruby does past memory.
-            if i >= len + crate::yaml::MAX_NODES {
+            if i >= len + crate::formats::yaml::MAX_NODES {
                 return Err("failed to allocate memory".into());
             }
             if i >= len {
