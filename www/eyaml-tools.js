@@ -17,6 +17,8 @@
 //
 // Keys are made by the browser's WebCrypto and go nowhere.
 
+import { loadStyles } from "./panel-dom.js";
+
 let loading = null;
 
 /** The backends module, instantiated once. */
@@ -65,6 +67,7 @@ function certificate(files) {
 
 /** Draws the panel into `host` (emptied first); call again when the document changes. */
 export function render(host, app) {
+  loadStyles();
   const files = app.files();
   const cert = certificate(files);
   const hasKeys = files.some(([path]) => path === PRIVATE_KEY || path === PUBLIC_KEY);

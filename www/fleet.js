@@ -14,22 +14,15 @@
 //   loaded(): number       which document load this is (a pin is per load)
 //   facts(): string        the shown node's facts, as typed
 //   presets(): [label, node name, file under facts/][]
-//   addNode(name, facts)   a node beside the document's own (facts: text)
+//   addNode([name, environment], facts)
+//                          a node beside the document's own (facts: text;
+//                          environment "": the document's)
 //   removeNode(i)          the i-th of the other nodes
 //   openWhy(column, row)   why that node gets that lookup's answer
 //   notify(text)
 // }
 
-/** `tag` with attributes (`on*` ones are listeners) and children. */
-function h(tag, attributes = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-  }
-  e.append(...children);
-  return e;
-}
+import { h, loadStyles, wrappedKey } from "./panel-dom.js";
 
 // The document's YAML when the answers were pinned, and the load it was in.
 let pinned = "";
@@ -37,6 +30,7 @@ let pinnedIn = null;
 
 /** Draws (or draws again, after the document changed) the panel into `host`. */
 export function render(host, app, m) {
+  loadStyles();
   if (pinnedIn !== app.loaded()) {
     pinned = "";
     pinnedIn = app.loaded();
@@ -65,6 +59,11 @@ function addNodeForm(host) {
     type: "text", "data-testid": "add-node-name", "aria-label": "New node's name", placeholder: "node name",
     spellcheck: "false", autocomplete: "off",
   });
+  const environment = h("input", {
+    type: "text", "data-testid": "add-node-environment", "aria-label": "New node's environment", placeholder: "environment",
+    title: "Empty: the document's. Another environment's files are given by their full path, /etc/puppetlabs/code/environments/NAME/…",
+    spellcheck: "false", autocomplete: "off", size: "11",
+  });
   const source = h("select", { "data-testid": "add-node-facts", "aria-label": "New node's facts" },
     h("option", { value: "" }, "this node's facts"),
     ...app().presets().map(([label], i) => h("option", { value: String(i) }, label)));
@@ -78,6 +77,11 @@ function addNodeForm(host) {
       let node = base;
       for (let i = 2; form.nodes.includes(node); i++) node = `${base}-${i}`;
       name.value = "";
+      const env = environment.value.trim();
+      if (env && !/^[a-z0-9_]+$/.test(env)) {
+        app().notify(`Could not add ${node}: an environment's name is lower-case letters, digits and _`);
+        return;
+      }
       try {
         let facts = app().facts();
         if (preset) {
@@ -85,12 +89,12 @@ function addNodeForm(host) {
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
           facts = await response.text();
         }
-        app().addNode(node, facts);
+        app().addNode([node, env], facts);
       } catch (error) {
         app().notify(`Could not add ${node}: ${error.message ?? error}`);
       }
     },
-  }, name, source, h("button", { type: "submit", "data-testid": "add-node" }, "+ Add node"));
+  }, name, environment, source, h("button", { type: "submit", "data-testid": "add-node" }, "+ Add node"));
   return form;
 }
 
@@ -110,20 +114,13 @@ function pinBar(host, app, m, view) {
     h("span", { class: "muted", "data-testid": "fleet-summary" }, summary));
 }
 
-/** A key that wraps after a `::` when long, never inside a name. */
-function wrappedKey(key) {
-  const code = h("code");
-  key.split("::").forEach((part, i) => {
-    if (i > 0) code.append("::", h("wbr"));
-    code.append(part);
-  });
-  return code;
-}
-
 function table(app, view) {
   const head = h("tr", {}, h("th", { scope: "col" }, "Lookup"), ...view.nodes.map((node, column) =>
     h("th", { scope: "col", "data-testid": "fleet-node", "data-node": node, class: column === 0 ? "shown" : false },
       h("span", { title: column === 0 ? "The node shown in Why, Explain and the facts" : node }, node),
+      ...(view.environments[column] === view.environments[0] ? [] : [h("span", {
+        class: "muted", "data-testid": "fleet-node-environment", title: "This node's environment",
+      }, ` (${view.environments[column]})`)]),
       ...(column === 0 ? [] : [h("button", {
         type: "button", class: "icon", "aria-label": `Remove ${node}`, "data-testid": "remove-node",
         onclick: () => app.removeNode(column - 1),
@@ -133,10 +130,30 @@ function table(app, view) {
     ...row.cells.map((cell, column) => h("td", {}, h("button", {
       type: "button", class: cell.failed ? "cell failed" : "cell", "data-testid": "fleet-cell",
       "data-node": view.nodes[column], "data-state": cell.state, title: cell.title,
-      onclick: () => app.openWhy(column, r),
+      // Why and the facts show the document's environment, where its relative files are.
+      onclick: () => view.environments[column] === view.environments[0]
+        ? app.openWhy(column, r)
+        : app.notify(`Why shows the nodes of the document's environment (${view.environments[0]}): its files are there`),
     }, cell.text)))));
   return h("div", { class: "fleet-scroll" },
-    h("table", { class: "fleet-table", "data-testid": "fleet-table" }, h("thead", {}, head), h("tbody", {}, ...rows)));
+    h("table", { class: "fleet-table", "data-testid": "fleet-table" }, h("thead", {}, head), h("tbody", {}, ...rows),
+      variables(view, view.used, "fleet-variable", "What the hierarchy's paths read",
+        "The variables the hierarchy's paths interpolated for these lookups: where they differ, the nodes read different files"),
+      variables(view, view.added, "fleet-added", "What puppet lookup adds to the facts",
+        "puppet lookup fills in clientcert, fqdn, hostname and domain where the facts do not give them, and sets trusted (and, on Puppet 8, server_facts)")));
+}
+
+/** A group of variable rows (`testid` each), a value per node; those that differ from the shown node's marked. */
+function variables(view, rows, testid, title, help) {
+  if (rows.length === 0) return "";
+  const span = view.nodes.length + 1;
+  return h("tbody", { "data-testid": `${testid}s` },
+    h("tr", {}, h("th", { colspan: String(span), class: "fleet-group", title: help }, title)),
+    ...rows.map((row) => h("tr", { "data-testid": testid, "data-name": row.name },
+      h("th", { scope: "row" }, h("code", {}, row.name)),
+      ...row.values.map((value, column) => h("td", {
+        class: value === row.values[0] ? "variable" : "variable differs", "data-node": view.nodes[column],
+      }, value ?? "—")))));
 }
 
 function changes(view) {

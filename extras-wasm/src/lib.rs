@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use hiera_core::case::Document;
 use hiera_core::fleet::{Answer, Table};
-use hiera_core::playground::{Evaluation, Playground};
+use hiera_core::playground::{Evaluation, Playground, Variable};
 use hiera_core::value::Hash;
 use hiera_core::Value;
 use wasm_bindgen::prelude::*;
@@ -66,6 +66,29 @@ pub fn report(document: &str, base: &str) -> Result<Vec<String>, String> {
     Ok(vec![markdown, hiera_core::report::embed_markup(engine.document(), base)])
 }
 
+/// Every key the document's node resolves (the All keys tab), as JSON:
+/// `[{key, value, error, sources: [{level, file}]}]`, `value` as the page
+/// shows it and `error` set instead where the lookup fails.
+#[wasm_bindgen]
+pub fn keys(document: &str) -> Result<String, String> {
+    let engine = Playground::new(read(document)?);
+    let string = |s: &str| Value::String(s.to_string());
+    let keys = engine.resolved_keys().into_iter().map(|(key, value, sources)| {
+        let sources = sources.iter().map(|s| object(&[("level", string(&s.level)), ("file", string(&s.file))]));
+        let (value, error) = match value {
+            Ok(r) => (string(&r.rich.unwrap_or(r.json)), Value::Undef),
+            Err(e) => (Value::Undef, string(&e)),
+        };
+        object(&[
+            ("key", string(&key)),
+            ("value", value),
+            ("error", error),
+            ("sources", Value::Array(sources.collect())),
+        ])
+    });
+    Value::Array(keys.collect()).to_json().map_err(|e| e.to_string())
+}
+
 thread_local! {
     /// The pinned document's answers, kept while it stays pinned: it does
     /// not change as the user edits.
@@ -74,13 +97,20 @@ thread_local! {
 
 /// Every lookup's answer for every node of `document`, and, when `pinned`
 /// (a document as it was when the user pinned it) is not empty, what
-/// changed since, as JSON: `{nodes, rows: [{key, varies, cells: [{text,
-/// state, title}]}], changes: [line]}`. A cell's state is `changed` (since
+/// changed since, as JSON: `{nodes, environments, rows: [{key, varies,
+/// cells: [{text, state, title}]}], changes: [line], used, added}`, where
+/// `used` (the variables the hierarchy's paths used) and `added` (those
+/// `puppet lookup` adds to the facts) are `[{name, values}]`, a value per
+/// node or null. A cell's state is `changed` (since
 /// the pin), `differs` (from the first node's answer) or `same`; a change
 /// line is what `hiera-lookup diff` prints.
 #[wasm_bindgen]
 pub fn fleet(document: &str, pinned: &str) -> Result<String, String> {
-    let table = Playground::new(read(document)?).fleet();
+    let doc = read(document)?;
+    let environments: Vec<Value> = doc.all_nodes().into_iter().map(|n| Value::String(n.environment)).collect();
+    let mut playground = Playground::new(doc);
+    let table = playground.fleet();
+    let scopes = playground.scopes();
     let before = match pinned {
         "" => None,
         text => Some(PINNED.with(|cell| -> Result<Table, String> {
@@ -124,11 +154,22 @@ pub fn fleet(document: &str, pinned: &str) -> Result<String, String> {
     });
     object(&[
         ("nodes", Value::Array(table.nodes.iter().map(|n| string(n)).collect())),
+        ("environments", Value::Array(environments.into())),
+        ("used", variables(&scopes.used)),
+        ("added", variables(&scopes.added)),
         ("rows", Value::Array(rows.collect())),
         ("changes", Value::Array(changes.iter().map(|c| string(&c.to_string())).collect())),
     ])
     .to_json()
     .map_err(|e| e.to_string())
+}
+
+fn variables(rows: &[Variable]) -> Value {
+    let row = |v: &Variable| {
+        let values = v.values.iter().map(|x| x.as_ref().map_or(Value::Undef, |s| Value::String(s.clone())));
+        object(&[("name", Value::String(v.name.clone())), ("values", Value::Array(values.collect()))])
+    };
+    Value::Array(rows.iter().map(row).collect())
 }
 
 fn object(fields: &[(&str, Value)]) -> Value {

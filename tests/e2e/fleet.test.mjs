@@ -2,7 +2,7 @@
 // matrix, a pin, an edit, and the changed cells.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, eventually, gotoReady, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
+import { SCREENSHOTS, eventually, gotoReady, newPath, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -99,6 +99,71 @@ test("the matrix on a phone scrolls sideways inside its panel", async () => {
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
   assert.ok((await table.boundingBox()).height > 100);
   await page.screenshot({ path: `${SCREENSHOTS}/fleet-phone.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a node of another environment answers from that environment's files", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  // Staging's files, by their full path beside production's.
+  const staging = "/etc/puppetlabs/code/environments/staging";
+  await newPath(page, "file", `${staging}/hiera.yaml`);
+  await replaceEditorText(page, "version: 5\n");
+  await newPath(page, "file", `${staging}/data/common.yaml`);
+  await replaceEditorText(page, "profile::web::port: 9999\n");
+  await openNodes(page);
+  await page.fill("[data-testid=add-node-environment]", "staging");
+  await addNode(page, "stage01.example.com", "Debian 12");
+  const port = "profile::web::port";
+  await eventually(() => cell(page, port, "stage01.example.com").innerText(), (t) => t === "9999");
+  assert.equal(await page.locator("[data-testid=fleet-node-environment]").innerText(), " (staging)");
+  // Its environment is kept with the node.
+  const saved = () => page.evaluate(() => localStorage.getItem("hiera-playground/document") ?? "");
+  await eventually(saved, (t) => /environment: staging/.test(t), { message: "the node saved with its environment" });
+  await gotoReady(page, env.server.url);
+  await openNodes(page);
+  await eventually(() => cell(page, port, "stage01.example.com").innerText(), (t) => t === "9999");
+  // Why and the facts show nodes of the document's environment, where its files are.
+  await cell(page, port, "stage01.example.com").click();
+  await eventually(() => page.locator("[data-testid=notice]").innerText(), (t) => /document's environment/.test(t));
+  assert.equal(await page.locator("[data-testid=node-input]").inputValue(), "web01.example.com");
+  // A name Puppet would not take as an environment is refused.
+  await page.fill("[data-testid=add-node-environment]", "../prod");
+  await page.fill("[data-testid=add-node-name]", "bad01");
+  await page.click("[data-testid=add-node]");
+  await eventually(() => page.locator("[data-testid=notice]").innerText(), (t) => /Could not add bad01/.test(t));
+  assert.equal(await page.locator("[data-testid=fleet-node]").count(), 2);
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet-environments.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the Nodes table says what each node's hierarchy paths read, and what puppet lookup adds to its facts", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await openNodes(page);
+  await addNode(page, "db01.example.com", "RHEL / Rocky 9");
+  const values = (testid, name) =>
+    page.$$eval(`[data-testid=${testid}][data-name="${name}"] td`, (tds) => tds.map((td) => [td.dataset.node, td.textContent, td.className]));
+  // The paths: per node, what each variable became, the values that differ from the shown node's marked.
+  const names = await page.$$eval("[data-testid=fleet-variable]", (rows) => rows.map((r) => r.dataset.name));
+  assert.deepEqual(names, ["%{trusted.certname}", "%{facts.role}", "%{facts.os.family}"]);
+  assert.deepEqual(await values("fleet-variable", "%{facts.os.family}"), [
+    ["web01.example.com", "Debian", "variable"],
+    ["db01.example.com", "RedHat", "variable differs"],
+  ]);
+  assert.deepEqual((await values("fleet-variable", "%{trusted.certname}")).map((v) => v[1]), ["web01.example.com", "db01.example.com"]);
+  // What puppet lookup adds where the facts do not say.
+  const hostname = await values("fleet-added", "%{facts.hostname}");
+  assert.deepEqual(hostname.map((v) => v[1]), ["web01", "db01"]);
+  const trusted = await values("fleet-added", "%{trusted}");
+  assert.match(trusted[1][1], /'certname' => 'db01\.example\.com'/);
+  assert.match((await values("fleet-added", "%{server_facts}"))[0][1], /'serverversion' => '8\.28\.1'/, "Puppet 8 fills server_facts");
+  // They follow the facts.
+  await page.locator("[data-testid=facts-editor]").fill("role: db\nos:\n  family: Debian\n");
+  await eventually(() => values("fleet-variable", "%{facts.role}"), (v) => v[0][1] === "db");
+  await page.locator("[data-testid=puppet-version]").selectOption("7");
+  await eventually(() => page.locator('[data-testid=fleet-added][data-name="%{server_facts}"]').count(), (n) => n === 0, { message: "Puppet 7 has no server_facts" });
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet-variables.png` });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,7 +1,7 @@
 // The workbench of issue 27: expectations pinned on a row, and "Report it".
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, editorText, eventually, filePaths, gotoReady, openFile, openPage, replaceEditorText, rowAt, rows, start } from "./helpers.mjs";
+import { SCREENSHOTS, attrWhen, editorText, eventually, filePaths, gotoReady, openFile, openPage, replaceEditorText, rowAt, rows, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -180,6 +180,31 @@ test("facts: a PuppetDB factset pasted gives the node's facts and name; presets 
   await context.close();
 });
 
+test("at 1440x900 every lookup of the welcome example shows, one line each but the selected one", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 1440, height: 900 } });
+  const list = await page.locator(".lookup-list").boundingBox();
+  const count = await page.locator("[data-testid=lookup-row]").count();
+  assert.ok(count >= 7, `the welcome example has ${count} lookups`);
+  for (let i = 0; i < count; i++) {
+    const b = await rowAt(page, i).boundingBox();
+    assert.ok(b.y >= list.y && b.y + b.height <= list.y + list.height + 1, `row ${i} is in view`);
+  }
+  // A row not selected tells its key, its merge and its answer on one line.
+  const other = rowAt(page, 2);
+  assert.ok((await other.boundingBox()).height < 45, "a compact row");
+  assert.equal(await other.locator("[data-testid=lookup-merge]").isVisible(), false);
+  assert.match(await other.locator("[data-testid=lookup-value]").innerText(), /ntp\.internal\.example\.com/);
+  assert.equal(await other.evaluate((row) => getComputedStyle(row, "::before").content), '"unique"');
+  // Selecting it brings its controls back; the one left is compact again.
+  await other.click({ position: { x: 5, y: 5 } });
+  await eventually(() => other.locator("[data-testid=lookup-merge]").isVisible(), (v) => v);
+  assert.equal(await rowAt(page, 0).locator("[data-testid=lookup-merge]").isVisible(), false);
+  assert.ok((await rowAt(page, 0).boundingBox()).height < 45);
+  await page.screenshot({ path: `${SCREENSHOTS}/compact-rows.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the side panes and the lookups list keep the size they are dragged to", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 1440, height: 900 } });
   const box = (selector) => page.locator(selector).first().boundingBox();
@@ -200,10 +225,37 @@ test("the side panes and the lookups list keep the size they are dragged to", as
   await drag(".sidebar", 100, 0);
   assert.ok(Math.abs((await box(".sidebar")).width - before.side.width - 100) < 8, "the file tree is wider");
   const list = await box(".lookups");
-  await drag(".lookups", 0, 150);
-  assert.ok(Math.abs((await box(".lookups")).height - list.height - 150) < 8, "the lookups list is taller");
+  await drag(".lookups", 0, -120);
+  assert.ok(Math.abs(list.height - (await box(".lookups")).height - 120) < 8, "the lookups list is shorter");
+  assert.ok((await box(".tab-body")).height > 400, "and the explanation has the room it gave up");
   assert.ok((await box("[data-testid=add-lookup]")).y < 900, "+ Add lookup is still in reach");
   await page.screenshot({ path: `${SCREENSHOTS}/resized.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("hovering a key in a data file says what its value did for the selected lookup", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 1440, height: 900 } });
+  const hover = async (text) => {
+    await page.mouse.move(0, 0);
+    await page.locator(".cm-line", { hasText: text }).first().hover({ position: { x: 20, y: 5 } });
+    return eventually(() => page.locator(".cm-tooltip-lint").allInnerTexts(), (t) => t.length > 0, { message: `a note on ${text}` });
+  };
+  // The port: one level has it, and it is the answer.
+  await openFile(page, "data/nodes/web01.example.com.yaml");
+  assert.match((await hover("profile::web::port")).join("\n"), /profile::web::port: this value is the answer/);
+  // ntp::servers merged unique: both levels bring servers, the key's line and its value's.
+  await rowAt(page, 2).click({ position: { x: 3, y: 3 } });
+  await attrWhen(rowAt(page, 2), "aria-selected", "true");
+  assert.match((await hover("ntp::servers")).join("\n"), /ntp::servers: this value is merged into the answer \(Per-node data\)/);
+  await openFile(page, "data/common.yaml");
+  assert.match((await hover("0.pool.ntp.org")).join("\n"), /merged into the answer \(Common data\)/);
+  // Keys the selected lookup did not find say nothing.
+  await page.mouse.move(0, 0);
+  await page.locator(".cm-line", { hasText: "profile::base::motd" }).hover({ position: { x: 20, y: 5 } });
+  await page.waitForTimeout(700);
+  assert.equal(await page.locator(".cm-tooltip-lint").count(), 0);
+  await page.screenshot({ path: `${SCREENSHOTS}/key-hover.png` });
   assert.deepEqual(errors, []);
   await context.close();
 });

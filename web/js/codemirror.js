@@ -89,6 +89,20 @@ function language(name) {
 const closed = new Map();
 
 /** A mounted editor, driven by the Rust `Editor` component. */
+/**
+ * The line of the key whose value starts at `from` on line `at`: that line
+ * when the key is before the value on it, else (a block collection starts
+ * its own line) the line above, past blank and comment lines.
+ */
+function keyLine(doc, at, from) {
+  if (!/^[\s-]*$/.test(doc.sliceString(at.from, from))) return at;
+  for (let n = at.number - 1; n >= 1; n--) {
+    const line = doc.line(n);
+    if (!/^\s*(#.*)?$/.test(line.text)) return line;
+  }
+  return at;
+}
+
 class Handle {
   constructor(view, history) {
     this.view = view;
@@ -105,12 +119,17 @@ class Handle {
     });
   }
 
-  /** Shows `markers` ({line, column, message}, 1-based) as lint diagnostics. */
+  /**
+   * Shows `markers` ({line, column, message, severity}, 1-based) as lint
+   * diagnostics: errors from their place to the end of the line; notes on a
+   * found value over its key's line and the value's first line.
+   */
   setMarkers(markers) {
     const doc = this.view.state.doc;
-    const diagnostics = markers.map(({ line, column, message }) => {
+    const diagnostics = markers.map(({ line, column, message, severity }) => {
       const at = doc.line(Math.min(Math.max(line, 1), doc.lines));
       const from = Math.min(at.from + Math.max(column, 1) - 1, at.to);
+      if (severity === "info") return { from: keyLine(doc, at, from).from, to: at.to, severity, message };
       // An error at the end of a line still needs a visible range.
       const to = from < at.to ? at.to : Math.min(from + 1, doc.length);
       return { from, to, severity: "error", message };

@@ -5,7 +5,6 @@ pub mod editor;
 pub mod embed;
 pub mod explain;
 pub mod file_tree;
-pub mod key_browser;
 pub mod lookups;
 pub mod node_panel;
 pub mod report;

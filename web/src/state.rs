@@ -6,8 +6,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use hiera_core::case::{CaseLookup, Document, OtherNode};
+use hiera_core::case::{valid_environment, CaseLookup, Document, OtherNode};
 use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
+use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
 use yew::prelude::*;
 
@@ -213,9 +214,9 @@ pub enum Action {
     AddFiles(Vec<(String, String)>),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
-    /// Add a node beside the document's own: its name and its facts, as
-    /// the facts box reads them.
-    AddNode(String, String),
+    /// Add a node beside the document's own: its name, its environment
+    /// (none: the document's) and its facts, as the facts box reads them.
+    AddNode(String, Option<String>, String),
     /// Remove the `i`-th of the other nodes.
     RemoveNode(usize),
     /// Show why the node of a fleet column (0: the shown one) gets a
@@ -354,7 +355,7 @@ impl State {
         let mut markers: Vec<Marker> = engine
             .problems(file)
             .into_iter()
-            .map(|Problem { line, column, message }| Marker { line, column, message: message.into() })
+            .map(|Problem { line, column, message }| Marker { line, column, message: message.into(), note: false })
             .collect();
         for e in self.results.iter() {
             if let Outcome::Failed { message, place: Some(place), .. } = &e.outcome {
@@ -363,10 +364,34 @@ impl State {
                         line: place.line.unwrap_or(1),
                         column: place.column.unwrap_or(1),
                         message: message.clone().into(),
+                        note: false,
                     };
                     if !markers.contains(&marker) {
                         markers.push(marker);
                     }
+                }
+            }
+        }
+        // Hovering a key the selected lookup found says what its value did.
+        let selected =
+            self.selected.and_then(|i| Some((self.document().lookups.get(i)?.key_label(), self.results.get(i)?)));
+        if let Some((label, e)) = selected {
+            for (step, part) in e.steps.iter().zip(parts(&e.steps)) {
+                let (Some(part), Some(origin)) = (part, &step.origin) else { continue };
+                if engine.relative(&step.path) == *file {
+                    let what = match part {
+                        Part::Wins => "is the answer",
+                        Part::Merged => "is merged into the answer",
+                        Part::Overridden => "is overridden: higher levels set all of it",
+                    };
+                    let message = format!("{label}: this value {what} ({})", step.level);
+                    let at = origin.spans.at();
+                    markers.push(Marker {
+                        line: at.line as usize,
+                        column: at.column as usize,
+                        message: message.into(),
+                        note: true,
+                    });
                 }
             }
         }
@@ -381,9 +406,10 @@ impl State {
         self.results = Rc::new(results);
     }
 
-    fn with_engine(&mut self, change: impl FnOnce(&mut Playground)) {
-        change(&mut self.engine.borrow_mut());
+    fn with_engine<T>(&mut self, change: impl FnOnce(&mut Playground) -> T) -> T {
+        let out = change(&mut self.engine.borrow_mut());
         self.evaluate();
+        out
     }
 }
 
@@ -392,6 +418,94 @@ impl State {
 fn parse_facts(text: &str) -> Result<hiera_core::facts::NodeFacts, String> {
     // The message ends with the position, where there is one.
     hiera_core::facts::read(text).map_err(|e| format!("Facts: {e}"))
+}
+
+impl State {
+    /// Renames a file, or a folder (`from` ending in `/`), keeping the one
+    /// on show open under its new name.
+    fn rename(&mut self, from: &str, to: &str) {
+        self.with_engine(|e| e.rename(from, to));
+        if let Some(open) = &self.open_file {
+            if open == from || (from.ends_with('/') && open.starts_with(from)) {
+                self.open_file = Some(format!("{to}{}", &open[from.len()..]));
+            }
+        }
+    }
+
+    /// Deletes a file, or a folder and all in it; the first file left is
+    /// shown if the one on show went.
+    fn delete(&mut self, path: &str) {
+        let doomed: Vec<String> = self
+            .document()
+            .files
+            .iter()
+            .map(|(p, _)| p.clone())
+            .filter(|p| p == path || (path.ends_with('/') && p.starts_with(path)))
+            .collect();
+        self.with_engine(|e| doomed.iter().for_each(|p| e.remove_file(p)));
+        if self.open_file.as_ref().is_some_and(|o| doomed.contains(o)) {
+            let first = self.document().files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
+            self.open_file = first;
+        }
+    }
+
+    /// Takes the facts as typed; text that does not read as facts keeps the
+    /// node's facts as they were and says why.
+    fn set_facts(&mut self, text: String) {
+        match parse_facts(&text) {
+            Ok(read) => {
+                self.facts_error = None;
+                // A factset or `puppet facts find` names its node beside the facts.
+                let name = read.certname.filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
+                self.with_engine(|e| {
+                    if let Some(name) = name.filter(|_| e.document().node.is_none()) {
+                        e.set_node_name(Some(name));
+                    }
+                    e.set_facts(read.facts)
+                });
+            }
+            Err(message) => self.facts_error = Some(message.into()),
+        }
+        self.facts_text = text.into();
+    }
+
+    /// Changes the document's lookups.
+    fn edit_lookups(&mut self, change: impl FnOnce(&mut Vec<CaseLookup>)) {
+        self.with_engine(|e| {
+            let mut lookups = e.document().lookups.clone();
+            change(&mut lookups);
+            e.set_lookups(lookups);
+        });
+    }
+
+    /// Adds the files the document does not have yet (an opened folder's or
+    /// a drop's), showing the first.
+    fn add_files(&mut self, files: Vec<(String, String)>) {
+        let new: Vec<(String, String)> = {
+            let doc = self.document();
+            files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
+        };
+        if let Some((first, _)) = new.first() {
+            self.open_file = Some(first.clone());
+        }
+        self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
+    }
+
+    /// Why for lookup `row` of the Nodes table's `column`: column 0 is the
+    /// node on show, the others become it.
+    fn open_why(&mut self, column: usize, row: usize) {
+        if column > 0 {
+            // The Nodes panel does not ask for a node of another environment.
+            if !self.with_engine(|e| e.show_node(column - 1)) {
+                return;
+            }
+            let facts = hiera_core::facts::to_text(&self.document().facts);
+            self.facts_text = facts.into();
+            self.facts_error = None;
+        }
+        self.selected = Some(row);
+        self.tab = Tab::Why;
+    }
 }
 
 impl Reducible for State {
@@ -428,45 +542,9 @@ impl Reducible for State {
                     s.open_file = Some(path);
                 }
             }
-            Action::Rename(from, to) => {
-                s.with_engine(|e| e.rename(&from, &to));
-                if let Some(open) = &s.open_file {
-                    if open == &from || (from.ends_with('/') && open.starts_with(&from)) {
-                        s.open_file = Some(format!("{to}{}", &open[from.len()..]));
-                    }
-                }
-            }
-            Action::Delete(path) => {
-                let doomed: Vec<String> = s
-                    .document()
-                    .files
-                    .iter()
-                    .map(|(p, _)| p.clone())
-                    .filter(|p| p == &path || (path.ends_with('/') && p.starts_with(&path)))
-                    .collect();
-                s.with_engine(|e| doomed.iter().for_each(|p| e.remove_file(p)));
-                if s.open_file.as_ref().is_some_and(|o| doomed.contains(o)) {
-                    let first = s.document().files.iter().map(|(p, _)| p.clone()).find(|p| !p.ends_with('/'));
-                    s.open_file = first;
-                }
-            }
-            Action::SetFacts(text) => {
-                match parse_facts(&text) {
-                    Ok(read) => {
-                        s.facts_error = None;
-                        // A factset or `puppet facts find` names its node beside the facts.
-                        let name = read.certname.filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
-                        s.with_engine(|e| {
-                            if let Some(name) = name.filter(|_| e.document().node.is_none()) {
-                                e.set_node_name(Some(name));
-                            }
-                            e.set_facts(read.facts)
-                        });
-                    }
-                    Err(message) => s.facts_error = Some(message.into()),
-                }
-                s.facts_text = text.into();
-            }
+            Action::Rename(from, to) => s.rename(&from, &to),
+            Action::Delete(path) => s.delete(&path),
+            Action::SetFacts(text) => s.set_facts(text),
             Action::SetNode(name) => {
                 let name = name.trim().to_string();
                 s.with_engine(|e| e.set_node_name((!name.is_empty()).then_some(name)));
@@ -477,20 +555,16 @@ impl Reducible for State {
                 s.with_engine(|e| e.set_environment(&env));
             }
             Action::SetPuppet(puppet) => s.with_engine(|e| e.set_puppet(puppet)),
-            Action::UpdateLookup(i, lookup) => s.with_engine(|e| {
-                let mut lookups = e.document().lookups.clone();
+            Action::UpdateLookup(i, lookup) => s.edit_lookups(|lookups| {
                 if let Some(l) = lookups.get_mut(i) {
                     *l = lookup;
                 }
-                e.set_lookups(lookups);
             }),
             Action::AddLookup => {
                 let count = s.document().lookups.len();
                 s.selected = Some(count);
-                s.with_engine(|e| {
-                    let mut lookups = e.document().lookups.clone();
-                    lookups.push(CaseLookup { keys: vec![String::new()], ..CaseLookup::default() });
-                    e.set_lookups(lookups);
+                s.edit_lookups(|lookups| {
+                    lookups.push(CaseLookup { keys: vec![String::new()], ..CaseLookup::default() })
                 });
             }
             Action::Pin(i, pin) => s.with_engine(|e| e.pin(i, pin)),
@@ -500,12 +574,10 @@ impl Reducible for State {
                     Some(sel) if sel == i => None,
                     other => other,
                 };
-                s.with_engine(|e| {
-                    let mut lookups = e.document().lookups.clone();
+                s.edit_lookups(|lookups| {
                     if i < lookups.len() {
                         lookups.remove(i);
                     }
-                    e.set_lookups(lookups);
                 });
             }
             Action::Select(i) if self.selected == Some(i) => return self,
@@ -519,34 +591,18 @@ impl Reducible for State {
                     e.set_hocon(backends.hocon.clone());
                 });
             }
-            Action::AddFiles(files) => {
-                let new: Vec<(String, String)> = {
-                    let doc = s.document();
-                    files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
-                };
-                if let Some((first, _)) = new.first() {
-                    s.open_file = Some(first.clone());
-                }
-                s.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
-            }
+            Action::AddFiles(files) => s.add_files(files),
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
-            Action::AddNode(name, facts) => match parse_facts(&facts) {
-                Ok(read) => s.with_engine(|e| e.add_node(OtherNode { name, facts: read.facts })),
+            Action::AddNode(name, environment, facts) => match parse_facts(&facts) {
+                // The Nodes panel says why it does not ask for such a node.
+                Ok(_) if environment.as_deref().is_some_and(|e| !valid_environment(e)) => {}
+                Ok(read) => s.with_engine(|e| e.add_node(OtherNode { name, environment, facts: read.facts })),
                 Err(message) => {
                     s.notice = Some(Notice { text: format!("Could not add {name}: {message}"), error: true })
                 }
             },
             Action::RemoveNode(i) => s.with_engine(|e| e.remove_node(i)),
-            Action::OpenWhy(column, row) => {
-                if column > 0 {
-                    s.with_engine(|e| e.show_node(column - 1));
-                    let facts = hiera_core::facts::to_text(&s.document().facts);
-                    s.facts_text = facts.into();
-                    s.facts_error = None;
-                }
-                s.selected = Some(row);
-                s.tab = Tab::Why;
-            }
+            Action::OpenWhy(column, row) => s.open_why(column, row),
             Action::SetView(view) => s.view = view,
             Action::SetTab(tab) => s.tab = tab,
             Action::ShowReport(open) => s.report_open = open,

@@ -53,12 +53,14 @@ extern "C" {
     fn destroy(this: &View);
 }
 
-/// An error to show at a place in the text (1-based line and column).
+/// Something to show at a place in the text (1-based line and column):
+/// an error, or (`note`) what a key's value did for the selected lookup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Marker {
     pub line: usize,
     pub column: usize,
     pub message: AttrValue,
+    pub note: bool,
 }
 
 impl Marker {
@@ -68,6 +70,7 @@ impl Marker {
             ("line", JsValue::from(self.line)),
             ("column", JsValue::from(self.column)),
             ("message", JsValue::from_str(&self.message)),
+            ("severity", JsValue::from_str(if self.note { "info" } else { "error" })),
         ] {
             js_sys::Reflect::set(&object, &key.into(), &value).expect("setting a plain object's field");
         }

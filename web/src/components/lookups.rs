@@ -3,9 +3,10 @@
 
 use hiera_core::case::CaseLookup;
 use hiera_core::merge::MergeOptions;
-use hiera_core::playground::Outcome;
+use hiera_core::playground::{Evaluation, Outcome};
 use hiera_core::steps::Warning;
 use hiera_core::{Puppet, Value};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -62,6 +63,15 @@ pub fn lookups(props: &LookupsProps) -> Html {
         let (dispatch, list, count, selected) =
             (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected);
         Callback::from(move |e: KeyboardEvent| {
+            // Enter on a row selects it.
+            if e.key() == "Enter"
+                && e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| t.tag_name() == "LI")
+            {
+                if let Some(i) = row_of(&e) {
+                    dispatch.emit(Action::Select(i));
+                }
+                return;
+            }
             // Arrow keys move between rows, unless they are moving a cursor in a field.
             let in_field = e
                 .target()
@@ -82,6 +92,20 @@ pub fn lookups(props: &LookupsProps) -> Html {
             focus_row(&list, next);
         })
     };
+    // A click or focus in a row selects it.
+    let select = {
+        let (dispatch, selected) = (props.dispatch.clone(), props.selected);
+        move |e: &Event| {
+            if let Some(i) = row_of(e).filter(|i| Some(*i) != selected) {
+                dispatch.emit(Action::Select(i));
+            }
+        }
+    };
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |e: MouseEvent| select(&e))
+    };
+    let onfocusin = Callback::from(move |e: FocusEvent| select(&e));
     // A lookup added with the button gets the cursor in its key.
     let adding = use_mut_ref(|| false);
     {
@@ -110,7 +134,7 @@ pub fn lookups(props: &LookupsProps) -> Html {
     html! {
         <section class="lookups" aria-label="Lookups">
             <KnownKeys keys={props.keys.clone()} />
-            <ol class="lookup-list" ref={list} {onkeydown} role="listbox" aria-label="Lookups">
+            <ol class="lookup-list" ref={list} {onkeydown} {onclick} {onfocusin} role="listbox" aria-label="Lookups">
                 { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| {
                     // A warning about the document (a hierarchy path) is told once, on the first row that meets it.
                     let fresh: Vec<&Warning> = props.results.get(i).filter(|_| !unkeyed(l)).map_or(Vec::new(), |r| {
@@ -127,6 +151,22 @@ pub fn lookups(props: &LookupsProps) -> Html {
             }
         </section>
     }
+}
+
+/// The row an event happened in, unless it happened on one of the row's
+/// buttons, check boxes or labels, which act on their own (selecting would
+/// redraw the row under them, and a removed row must not become the
+/// selection).
+fn row_of(e: &Event) -> Option<usize> {
+    let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let tag = target.tag_name();
+    let control = tag == "BUTTON"
+        || tag == "LABEL"
+        || (tag == "INPUT" && target.get_attribute("type").as_deref() == Some("checkbox"));
+    if control {
+        return None;
+    }
+    target.closest("[data-index]").ok()??.get_attribute("data-index")?.parse().ok()
 }
 
 fn focus_row(list: &NodeRef, index: usize) {
@@ -159,39 +199,14 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
     };
     // Each merge control changes one option and keeps the others.
     let merge = l.merge_options();
-    let set_merge = {
+    let set_merge: SetMerge = {
         let (update, merge) = (update.clone(), merge.clone());
-        move |change: Box<dyn Fn(&mut MergeOptions)>| {
+        Rc::new(move |change: Box<dyn Fn(&mut MergeOptions)>| {
             let mut merge = merge.clone();
             change(&mut merge);
             update(Box::new(move |l| l.merge = merge.to_value()));
-        }
-    };
-    let on_merge = {
-        let set_merge = set_merge.clone();
-        Callback::from(move |e: Event| {
-            let name = e.target_unchecked_into::<HtmlSelectElement>().value();
-            set_merge(Box::new(move |m| m.strategy = name.clone()));
         })
     };
-    let on_prefix = {
-        let set_merge = set_merge.clone();
-        Callback::from(move |e: InputEvent| {
-            let p = e.target_unchecked_into::<HtmlInputElement>().value();
-            set_merge(Box::new(move |m| m.knockout_prefix = (!p.is_empty()).then(|| p.clone())));
-        })
-    };
-    let on_sort = {
-        let set_merge = set_merge.clone();
-        Callback::from(move |e: Event| {
-            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            set_merge(Box::new(move |m| m.sort_merged_arrays = on));
-        })
-    };
-    let on_hash_arrays = Callback::from(move |e: Event| {
-        let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        set_merge(Box::new(move |m| m.merge_hash_arrays = on));
-    });
     let on_default = {
         let update = update.clone();
         Callback::from(move |e: InputEvent| {
@@ -205,41 +220,6 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
     });
     let pinned = l.expect.is_some();
     let pin = props.dispatch.reform(move |_: MouseEvent| Action::Pin(i, !pinned));
-    // A click or focus on the row selects it, but not one on its buttons
-    // and check boxes, which act on their own (selecting would redraw the
-    // row under them, and a removed row must not become the selection).
-    let on_control = |target: Option<web_sys::EventTarget>| {
-        target.and_then(|t| t.dyn_into::<HtmlElement>().ok()).is_some_and(|t| {
-            t.tag_name() == "BUTTON"
-                || (t.tag_name() == "INPUT" && t.get_attribute("type").as_deref() == Some("checkbox"))
-                || t.tag_name() == "LABEL"
-        })
-    };
-    let select = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: MouseEvent| {
-            if !selected && !on_control(e.target()) {
-                dispatch.emit(Action::Select(i));
-            }
-        })
-    };
-    let onfocusin = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: FocusEvent| {
-            if !selected && !on_control(e.target()) {
-                dispatch.emit(Action::Select(i));
-            }
-        })
-    };
-    let onkeydown = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" && e.target() == e.current_target() {
-                dispatch.emit(Action::Select(i));
-            }
-        })
-    };
-
     let key_text = if l.key_is_list { l.keys.join(", ") } else { l.keys.first().cloned().unwrap_or_default() };
     let default_text = l
         .default
@@ -256,15 +236,12 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
     };
     html! {
         <li class={classes!("lookup-row", selected.then_some("selected"))} data-testid="lookup-row"
-            data-key={l.key_label()} data-status={status} data-value-json={value_json} data-value-rendered={rendered}
-            data-error={error} role="option" aria-selected={selected.to_string()} tabindex="0"
-            onclick={select} {onfocusin} {onkeydown}>
+            data-key={l.key_label()} data-merge={(!merge.strategy.is_empty()).then(|| merge.strategy.clone())} data-status={status} data-value-json={value_json} data-value-rendered={rendered}
+            data-error={error} data-index={i.to_string()} role="option" aria-selected={selected.to_string()} tabindex="0">
             <div class="lookup-inputs">
                 <input class="key" type="text" list="known-keys" value={key_text} placeholder="key (several: a, b)"
                     aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} />
-                <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={props.readonly}>
-                    { for MERGES.iter().map(|(v, label, title)| html! { <option value={*v} selected={merge.strategy == *v} title={*title}>{ *label }</option> }) }
-                </select>
+                { merge_menu(&merge, &set_merge, props.readonly) }
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
                     spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
                 if !props.readonly {
@@ -275,30 +252,83 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
                     <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
                 }
             </div>
-            if merge.strategy == "deep" {
-                <div class="deep-options">
-                    <label>{ "knockout prefix " }<input type="text" size="4" value={merge.knockout_prefix.clone().unwrap_or_default()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} readonly={props.readonly} /></label>
-                    <label><input type="checkbox" checked={merge.sort_merged_arrays} data-testid="sort-merged-arrays" onchange={on_sort} disabled={props.readonly} />{ " sort merged arrays" }</label>
-                    <label><input type="checkbox" checked={merge.merge_hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={props.readonly} />{ " merge hash arrays" }</label>
-                </div>
-            }
+            if merge.strategy == "deep" { { deep_options(&merge, &set_merge, props.readonly) } }
             if empty { <p class="muted" data-testid="lookup-empty">{ "Type a key to look it up." }</p> }
-            { result.map(|r| outcome_view(&r.outcome, props.format, "lookup")).unwrap_or_default() }
-            if let Some(check) = result.and_then(|r| r.expectation.as_ref()) {
-                <p class={classes!("expectation", if check.is_ok() { "pass" } else { "fail" })} data-testid="expectation"
-                    data-state={if check.is_ok() { "pass" } else { "fail" }}>
-                    { match check { Ok(()) => "✓ the expected answer".to_string(), Err(diff) => format!("✗ {diff}") } }
-                </p>
-            }
-            if let Some(other) = result.and_then(|r| r.other_puppet.as_ref()) {
-                { other_puppet_view(other, props) }
-            }
+            { result.map(|r| answer_view(r, props)).unwrap_or_default() }
             if !warnings.is_empty() {
                 <ul class="row-warnings">
                     { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ crate::components::why::doc_link(w) }</li> }) }
                 </ul>
             }
         </li>
+    }
+}
+
+/// A row's answer: the value or error, whether it is the expected one, and
+/// what the other Puppet answers where that differs.
+fn answer_view(result: &Evaluation, props: &LookupsProps) -> Html {
+    html! {
+        <>
+            { outcome_view(&result.outcome, props.format, "lookup") }
+            if let Some(check) = result.expectation.as_ref() {
+                <p class={classes!("expectation", if check.is_ok() { "pass" } else { "fail" })} data-testid="expectation"
+                    data-state={if check.is_ok() { "pass" } else { "fail" }}>
+                    { match check { Ok(()) => "✓ the expected answer".to_string(), Err(diff) => format!("✗ {diff}") } }
+                </p>
+            }
+            if let Some(other) = result.other_puppet.as_ref() {
+                { other_puppet_view(other, props) }
+            }
+        </>
+    }
+}
+
+/// Changes one merge option of a row, keeping the others.
+type SetMerge = Rc<dyn Fn(Box<dyn Fn(&mut MergeOptions)>)>;
+
+/// The merge strategy menu.
+fn merge_menu(merge: &MergeOptions, set_merge: &SetMerge, readonly: bool) -> Html {
+    let set_merge = set_merge.clone();
+    let on_merge = Callback::from(move |e: Event| {
+        let name = e.target_unchecked_into::<HtmlSelectElement>().value();
+        set_merge(Box::new(move |m| m.strategy = name.clone()));
+    });
+    html! {
+        <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={readonly}>
+            { for MERGES.iter().map(|(v, label, title)| html! { <option value={*v} selected={merge.strategy == *v} title={*title}>{ *label }</option> }) }
+        </select>
+    }
+}
+
+/// A deep merge's options.
+fn deep_options(merge: &MergeOptions, set_merge: &SetMerge, readonly: bool) -> Html {
+    let on_prefix = {
+        let set_merge = set_merge.clone();
+        Callback::from(move |e: InputEvent| {
+            let p = e.target_unchecked_into::<HtmlInputElement>().value();
+            set_merge(Box::new(move |m| m.knockout_prefix = (!p.is_empty()).then(|| p.clone())));
+        })
+    };
+    let on_sort = {
+        let set_merge = set_merge.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            set_merge(Box::new(move |m| m.sort_merged_arrays = on));
+        })
+    };
+    let on_hash_arrays = {
+        let set_merge = set_merge.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            set_merge(Box::new(move |m| m.merge_hash_arrays = on));
+        })
+    };
+    html! {
+        <div class="deep-options">
+            <label>{ "knockout prefix " }<input type="text" size="4" value={merge.knockout_prefix.clone().unwrap_or_default()} aria-label="Knockout prefix" data-testid="knockout-prefix" oninput={on_prefix} readonly={readonly} /></label>
+            <label><input type="checkbox" checked={merge.sort_merged_arrays} data-testid="sort-merged-arrays" onchange={on_sort} disabled={readonly} />{ " sort merged arrays" }</label>
+            <label><input type="checkbox" checked={merge.merge_hash_arrays} data-testid="merge-hash-arrays" onchange={on_hash_arrays} disabled={readonly} />{ " merge hash arrays" }</label>
+        </div>
     }
 }
 

@@ -63,55 +63,10 @@ pub fn why(props: &WhyProps) -> Html {
     };
     let steps = &evaluation.steps;
     let count = steps.len();
+    let stepping = *current != usize::MAX;
     // Show every step until the user steps through them.
     let at = if *current == usize::MAX { count.saturating_sub(1) } else { (*current).min(count.saturating_sub(1)) };
-    let go = {
-        let current = current.clone();
-        move |i: usize| current.set(i)
-    };
-    let stepping = *current != usize::MAX;
-    // Stepping starts at the first place; until then every place is shown.
-    let back = move || if stepping { at.saturating_sub(1) } else { 0 };
-    let forward = move || if stepping { (at + 1).min(count.saturating_sub(1)) } else { 0 };
-    let prev = {
-        let go = go.clone();
-        Callback::from(move |_: MouseEvent| go(back()))
-    };
-    let next = {
-        let go = go.clone();
-        Callback::from(move |_: MouseEvent| go(forward()))
-    };
-    let play = {
-        let (current, playing) = (current.clone(), playing.clone());
-        Callback::from(move |_: MouseEvent| {
-            if *playing || count == 0 {
-                return;
-            }
-            playing.set(true);
-            let (current, playing) = (current.clone(), playing.clone());
-            spawn_local(async move {
-                for i in 0..count {
-                    current.set(i);
-                    yew::platform::time::sleep(Duration::from_millis(700)).await;
-                }
-                playing.set(false);
-            });
-        })
-    };
-    let onkeydown = {
-        let go = go.clone();
-        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
-            "ArrowLeft" | "ArrowUp" => {
-                e.prevent_default();
-                go(back());
-            }
-            "ArrowRight" | "ArrowDown" => {
-                e.prevent_default();
-                go(forward());
-            }
-            _ => {}
-        })
-    };
+    let stepper = Stepper { current: current.clone(), count, at };
     let result = match &evaluation.outcome {
         Outcome::Found(r) => Some(&r.value),
         _ => None,
@@ -130,22 +85,108 @@ pub fn why(props: &WhyProps) -> Html {
                 </p>
             }
             if count > 0 {
-                <div class="step-controls">
-                    <button type="button" onclick={prev} data-testid="step-prev" disabled={at == 0 && stepping}>{ "◀ Back" }</button>
-                    <span data-testid="step-position">{ if stepping { format!("Step {} of {count}", at + 1) } else { if count == 1 { "1 place".to_string() } else { format!("{count} places") } } }</span>
-                    <button type="button" onclick={next} data-testid="step-next">{ "Next ▶" }</button>
-                    <button type="button" onclick={play} data-testid="step-play" disabled={*playing}>{ "Play" }</button>
-                </div>
+                { stepper.controls(playing) }
             } else {
                 <p class="muted">{ "No hierarchy level was searched for this key." }</p>
             }
-            <ol class="merge-steps" data-testid="merge-steps" tabindex="0" {onkeydown} aria-label="Places searched, most specific first">
+            <ol class="merge-steps" data-testid="merge-steps" tabindex="0" onkeydown={stepper.keys()} aria-label="Places searched, most specific first">
                 { for steps.iter().enumerate().map(|(i, s)| step_view(i, s, stepping && i == at, stepping && i > at, props)) }
             </ol>
             if let Some(value) = result {
                 { sources_view(steps, value, props) }
             }
         </section>
+    }
+}
+
+/// Stepping through the places: `current` is the step shown, `usize::MAX`
+/// until the user steps (then every place is shown); `at` is the step
+/// highlighted.
+struct Stepper {
+    current: UseStateHandle<usize>,
+    count: usize,
+    at: usize,
+}
+
+impl Stepper {
+    fn stepping(&self) -> bool {
+        *self.current != usize::MAX
+    }
+
+    /// Stepping starts at the first place.
+    fn back(&self) -> usize {
+        if self.stepping() {
+            self.at.saturating_sub(1)
+        } else {
+            0
+        }
+    }
+
+    fn forward(&self) -> usize {
+        if self.stepping() {
+            (self.at + 1).min(self.count.saturating_sub(1))
+        } else {
+            0
+        }
+    }
+
+    /// Back, the position, Next and Play.
+    fn controls(&self, playing: UseStateHandle<bool>) -> Html {
+        let (current, count, at) = (self.current.clone(), self.count, self.at);
+        let (back, forward) = (self.back(), self.forward());
+        let prev = {
+            let current = current.clone();
+            Callback::from(move |_: MouseEvent| current.set(back))
+        };
+        let next = {
+            let current = current.clone();
+            Callback::from(move |_: MouseEvent| current.set(forward))
+        };
+        let play = {
+            let playing = playing.clone();
+            Callback::from(move |_: MouseEvent| {
+                if *playing || count == 0 {
+                    return;
+                }
+                playing.set(true);
+                let (current, playing) = (current.clone(), playing.clone());
+                spawn_local(async move {
+                    for i in 0..count {
+                        current.set(i);
+                        yew::platform::time::sleep(Duration::from_millis(700)).await;
+                    }
+                    playing.set(false);
+                });
+            })
+        };
+        let stepping = self.stepping();
+        let position = match (stepping, count) {
+            (true, _) => format!("Step {} of {count}", at + 1),
+            (false, 1) => "1 place".to_string(),
+            (false, _) => format!("{count} places"),
+        };
+        html! {
+            <div class="step-controls">
+                <button type="button" onclick={prev} data-testid="step-prev" disabled={at == 0 && stepping}>{ "◀ Back" }</button>
+                <span data-testid="step-position">{ position }</span>
+                <button type="button" onclick={next} data-testid="step-next">{ "Next ▶" }</button>
+                <button type="button" onclick={play} data-testid="step-play" disabled={*playing}>{ "Play" }</button>
+            </div>
+        }
+    }
+
+    /// The arrow keys step back and forth.
+    fn keys(&self) -> Callback<KeyboardEvent> {
+        let (current, back, forward) = (self.current.clone(), self.back(), self.forward());
+        Callback::from(move |e: KeyboardEvent| {
+            let to = match e.key().as_str() {
+                "ArrowLeft" | "ArrowUp" => back,
+                "ArrowRight" | "ArrowDown" => forward,
+                _ => return,
+            };
+            e.prevent_default();
+            current.set(to);
+        })
     }
 }
 

@@ -1,21 +1,26 @@
 //! The three panes: files and the node, the editor, and the lookups with
 //! their results.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use crate::components::editor::{language_of, Editor};
 use crate::components::explain::Explain;
 use crate::components::file_tree::FileTree;
-use crate::components::key_browser::KeyBrowser;
 use crate::components::lookups::Lookups;
 use crate::components::node_panel::NodePanel;
 use crate::components::why::Why;
 use crate::state::{Action, State, Tab};
 
+/// Where the plain-DOM panels draw (see `hooks::use_fleet_panel`).
+pub struct Panels {
+    /// The Nodes tab's.
+    pub nodes: NodeRef,
+    /// The All keys tab's.
+    pub keys: NodeRef,
+}
+
 /// The panes, for `state`.
-pub fn workspace(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRef) -> Html {
+pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html {
     let doc = state.document();
     let paths: Vec<String> = doc.files.iter().map(|(p, _)| p.clone()).collect();
     let environment = AttrValue::from(doc.environment.clone());
@@ -47,14 +52,14 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRe
                                 onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
                         }) }
                 </div>
-                <div class="tab-body">{ tab_body(state, dispatch, fleet_host) }</div>
+                <div class="tab-body">{ tab_body(state, dispatch, panels) }</div>
             </section>
         </main>
     }
 }
 
 /// What the tab on show shows, for the lookup selected.
-fn tab_body(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRef) -> Html {
+fn tab_body(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html {
     let evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
     let relative = {
         let state = state.clone();
@@ -68,12 +73,10 @@ fn tab_body(state: &State, dispatch: &Callback<Action>, fleet_host: &NodeRef) ->
                 state.selected.and_then(|i| state.document().lookups.get(i).map(|l| AttrValue::from(l.key_label())));
             html! { <Explain {key_label} {evaluation} {relative} {reveal} /> }
         }
-        Tab::AllKeys => {
-            html! { <KeyBrowser keys={Rc::new(state.engine().resolved_keys())} open_file={dispatch.reform(Action::OpenFile)} /> }
-        }
-        // Drawn by www/fleet.js (hooks::use_fleet_panel).
+        // Drawn by www/keys.js and www/fleet.js (hooks::use_fleet_panel).
+        Tab::AllKeys => html! { <section aria-label="All keys" ref={panels.keys.clone()} /> },
         Tab::Nodes => {
-            html! { <section class="fleet" data-testid="fleet" aria-label="Nodes" ref={fleet_host.clone()} /> }
+            html! { <section class="fleet" data-testid="fleet" aria-label="Nodes" ref={panels.nodes.clone()} /> }
         }
     }
 }

@@ -15,6 +15,29 @@ pub fn use_fleet_panel(state: &UseReducerHandle<State>) -> NodeRef {
     use_js_panel(state, state.tab == Tab::Nodes, state.revision, crate::backends::fleet_render, panel_app)
 }
 
+/// The All keys panel (`www/keys.js`, plain DOM fetched with the extras
+/// module when first opened, which resolves every key of the document):
+/// drawn into the returned node while its tab is shown, again after every
+/// change of the document.
+#[hook]
+pub fn use_keys_panel(state: &UseReducerHandle<State>) -> NodeRef {
+    use_js_panel(state, state.tab == Tab::AllKeys, state.revision, crate::backends::keys_render, keys_app)
+}
+
+/// The `app` object the All keys panel acts through.
+fn keys_app(state: Latest, keep: &mut Handlers) -> js_sys::Object {
+    let mut app = JsApp::new(keep);
+    {
+        let state = state.clone();
+        app.add("document", move |_, _| state.borrow().document().to_yaml().into());
+    }
+    app.add("openFile", move |path, _| {
+        state.borrow().dispatch(Action::OpenFile(path.as_string().unwrap_or_default()));
+        JsValue::UNDEFINED
+    });
+    app.object()
+}
+
 /// The `app` object the panel acts through.
 fn panel_app(state: Latest, keep: &mut Handlers) -> js_sys::Object {
     let mut app = JsApp::new(keep);
@@ -40,8 +63,12 @@ fn panel_app(state: Latest, keep: &mut Handlers) -> js_sys::Object {
     });
     {
         let dispatch = dispatch.clone();
-        app.add("addNode", move |name, facts| {
-            dispatch(Action::AddNode(name.as_string().unwrap_or_default(), facts.as_string().unwrap_or_default()));
+        // The node is [name, environment] (an empty environment: the document's).
+        app.add("addNode", move |node, facts| {
+            let node = js_sys::Array::from(&node);
+            let environment = node.get(1).as_string().filter(|e| !e.is_empty());
+            let name = node.get(0).as_string().unwrap_or_default();
+            dispatch(Action::AddNode(name, environment, facts.as_string().unwrap_or_default()));
             JsValue::UNDEFINED
         });
     }
