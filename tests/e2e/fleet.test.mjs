@@ -140,7 +140,10 @@ test("a node of another environment answers from that environment's files", asyn
 
 test("the Nodes table says what each node's hierarchy paths read, and what puppet lookup adds to its facts", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url);
-  await openNodes(page);
+  // The node panel points there from under the facts.
+  await page.click("[data-testid=show-variables]");
+  assert.equal(await page.getAttribute("[data-testid=tab-nodes]", "aria-selected"), "true");
+  await page.locator("[data-testid=fleet-variable]").first().waitFor();
   await addNode(page, "db01.example.com", "RHEL / Rocky 9");
   const values = (testid, name) =>
     page.$$eval(`[data-testid=${testid}][data-name="${name}"] td`, (tds) => tds.map((td) => [td.dataset.node, td.textContent, td.className]));

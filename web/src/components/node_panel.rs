@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use hiera_core::Puppet;
 
-use crate::state::Action;
+use crate::state::{Action, Tab};
 
 /// Nodes of current platforms, with their facts as Facter 4 gives them:
 /// (label, node name, file under `facts/`, fetched when chosen).
@@ -112,6 +112,8 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
             if let Some(error) = &props.facts_error {
                 <p class="problem" role="alert" data-testid="facts-error">{ error }</p>
             }
+            <button type="button" class="link facts-hint" data-testid="show-variables" onclick={props.dispatch.reform(|_| Action::SetTab(Tab::Nodes))}>
+                { "What the hierarchy reads of these, and what Puppet adds: Nodes" }</button>
         </section>
     }
 }
