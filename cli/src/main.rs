@@ -197,12 +197,20 @@ fn diff(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // With --all, only the keys the change can touch are looked up (when it
+    // can be told): the others answer alike in both trees.
+    let touched = if o.all { fleet::touched_keys(&before, &after) } else { None };
     let mut changes = Vec::new();
     for (name, facts) in nodes {
         let node = hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts };
         before.set_node(node.clone());
         after.set_node(node);
-        let mut keys = if o.all { [before.keys(), after.keys()].concat() } else { o.keys.clone() };
+        // A touched key neither tree holds for the node is not found in both.
+        let mut keys = match &touched {
+            Some(touched) => touched.iter().cloned().collect(),
+            None if o.all => [before.keys(), after.keys()].concat(),
+            None => o.keys.clone(),
+        };
         keys.sort();
         keys.dedup();
         let (mut in_before, mut in_after) = (before.session(), after.session());

@@ -239,6 +239,10 @@ fn diff_lists_every_node_and_key_whose_answer_a_change_changes() {
             "\n"
         )
     );
+    // --all looks up only the keys the change can touch: the same as naming every key.
+    let every = ["ntp::servers", "motd", "new"];
+    let named = run(&[&args[..9], &every[..]].concat(), &scratch.0);
+    assert_eq!(stdout(&named), stdout(&changed));
     let text = run(&["diff", "--from", "main", "--to", "pr", "--facts-dir", "facts", "motd"], &scratch.0);
     assert_eq!(stdout(&text), "1 difference\nweb02 motd: \"common\" -> \"changed\"\n");
     let same = run(&["diff", "--from", "main", "--to", "main", "--facts-dir", "facts", "--all"], &scratch.0);

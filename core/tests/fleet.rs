@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use hiera_core::case::{Document, OtherNode};
-use hiera_core::fleet::{Answer, Change};
+use hiera_core::fleet::{touched_keys, Answer, Change};
 use hiera_core::playground::Playground;
 
 /// The ntp cases, each with what a one-node document answers for it.
@@ -162,4 +162,33 @@ nodes:
         let refused = Document::from_yaml(&text).unwrap_err();
         assert!(refused.to_string().contains("invalid environment"), "{bad}: {refused}");
     }
+}
+
+#[test]
+fn a_change_touches_the_keys_of_the_files_it_changes_and_the_keys_that_look_them_up() {
+    let doc = |common: &str, config: &str, extra: &str| {
+        let text = format!(
+            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{{facts.role}}.yaml\"\n      - name: Common\n        path: common.yaml{config}\n  data/common.yaml: {common:?}\n  data/roles/web.yaml: \"port: 80\\nbanner: \\\"%{{alias('motd')}}\\\"\\nodd: \\\"%{{lookup(owner)}}\\\"\\n\"\n  data/roles/db.yaml: \"motd: \\\"%{{lookup('owner')}}\\\"\\n\"\n{extra}"
+        );
+        Document::from_yaml(&text).unwrap().hiera()
+    };
+    let before = doc("owner: ops\nsize: 1\n", "", "");
+    let keys = |t: Option<std::collections::BTreeSet<String>>| t.map(|t| t.into_iter().collect::<Vec<_>>());
+    // common.yaml changed: the keys whose values changed, the keys that look them
+    // up (motd looks owner up, banner motd), and a key whose lookup cannot be told.
+    let after = doc("owner: dev\nsize: 1\nnew: 2\n", "", "");
+    let expected = ["banner", "motd", "new", "odd", "owner"].map(String::from).to_vec();
+    assert_eq!(keys(touched_keys(&before, &after)), Some(expected));
+    assert_eq!(keys(touched_keys(&before, &before)), Some(vec!["odd".into()]));
+    // A changed hiera.yaml or lookup_options can change any key.
+    assert_eq!(
+        touched_keys(&before, &doc("owner: ops\nsize: 1\n", "\n      - name: Extra\n        path: extra.yaml", "")),
+        None
+    );
+    let options = "lookup_options:\n  size:\n    merge: unique\nowner: ops\nsize: 1\n";
+    assert_eq!(touched_keys(&before, &doc(options, "", "")), None);
+    let conf = "  /etc/puppetlabs/puppet/puppet.conf: \"[server]\\nstrict = off\\n\"\n";
+    assert_eq!(touched_keys(&before, &doc("owner: ops\nsize: 1\n", "", conf)), None);
+    // A changed data file one side cannot read, too.
+    assert_eq!(touched_keys(&before, &doc("owner: [\n", "", "")), None);
 }

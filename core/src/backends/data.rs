@@ -419,6 +419,21 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
     Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
 }
 
+/// The backend a data file's name suggests.
+pub(crate) fn function_for(path: &str) -> Option<&'static str> {
+    if path.ends_with(".json") {
+        Some("json_data")
+    } else if path.ends_with(".conf") {
+        Some("hocon_data")
+    } else if path.ends_with(".eyaml") {
+        Some("eyaml_lookup_key")
+    } else if path.ends_with(".yaml") || path.ends_with(".yml") {
+        Some("yaml_data")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,115 @@
 //! sets of answers. `hiera-lookup diff` and the page's fleet view both say
 //! what changed through [`Change`], so they say it alike.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
+use crate::backends::data::function_for;
 use crate::error::{Error, ErrorKind};
+use crate::interpolate::{pieces, Piece};
 use crate::value::{Hash, Value};
+use crate::Hiera;
+use rustc_hash::FxHashMap as HashMap;
+
+/// The keys whose answers a change from `before` to `after` (one
+/// installation's files in two versions) can change, for any node; `None`
+/// when it can change any key's. Only data files may differ for a set to be
+/// given: a changed hiera.yaml, `puppet.conf`, key pair or module metadata
+/// changes which files are read, or how; so does a changed data file that
+/// either side cannot read, or whose `lookup_options` changed. Else the set
+/// is the keys whose values differ between the versions of a changed file,
+/// and every key whose value looks one of those up (`%{lookup('k')}`,
+/// `alias`, `hiera`), and so on: their answers follow the keys they look up.
+pub fn touched_keys(before: &Hiera, after: &Hiera) -> Option<BTreeSet<String>> {
+    let (b, a) = (before.files(), after.files());
+    let paths: BTreeSet<&str> = b.iter().chain(a.iter()).map(|(p, _)| p).collect();
+    let mut touched = BTreeSet::new();
+    // Who looks each key up (by its first segment), in either version.
+    let mut dependents: HashMap<String, Vec<String>> = HashMap::default();
+    for path in paths {
+        let (old, new) = (b.read(path), a.read(path));
+        let config = path.ends_with("/hiera.yaml") || path.ends_with("/metadata.json") || path == crate::PUPPET_CONF;
+        let Some(function) = function_for(path).filter(|_| !config) else {
+            if old != new {
+                return None;
+            }
+            continue;
+        };
+        let read = |hiera: &Hiera, text: Option<&str>| text.map(|_| hiera.data_file(function, path)).transpose();
+        let (Ok(old_file), Ok(new_file)) = (read(before, old), read(after, new)) else {
+            if old != new {
+                return None;
+            }
+            continue;
+        };
+        let files = [old_file, new_file];
+        if old != new {
+            let options = |f: &Option<std::rc::Rc<crate::backends::data::DataFile>>| {
+                f.as_ref().and_then(|f| f.hash.get(&Value::from("lookup_options")).cloned())
+            };
+            if options(&files[0]) != options(&files[1]) {
+                return None;
+            }
+            // A key whose value is the same in both versions answers alike.
+            let value = |f: &Option<std::rc::Rc<crate::backends::data::DataFile>>, k: &Value| {
+                f.as_ref().and_then(|f| f.hash.get(k).cloned())
+            };
+            let keys = files.iter().flatten().flat_map(|f| f.hash.keys());
+            touched.extend(keys.filter(|k| value(&files[0], k) != value(&files[1], k)).map(Value::to_ruby_s));
+        }
+        for (key, value) in files.iter().flatten().flat_map(|f| f.hash.iter()) {
+            let key = key.to_ruby_s();
+            let mut looked_up = Vec::new();
+            if !looks_up(value, &mut looked_up) {
+                touched.insert(key.clone());
+            }
+            for k in looked_up {
+                dependents.entry(k).or_default().push(key.clone());
+            }
+        }
+    }
+    touched.remove("lookup_options");
+    let mut todo: Vec<String> = touched.iter().cloned().collect();
+    while let Some(key) = todo.pop() {
+        for d in dependents.get(&key).into_iter().flatten() {
+            if touched.insert(d.clone()) {
+                todo.push(d.clone());
+            }
+        }
+    }
+    Some(touched)
+}
+
+/// Adds to `keys` the first segment of each key `value` looks up through
+/// an interpolation (`lookup`, `alias`, `hiera`, in a key or a value,
+/// however deep); false as soon as one cannot be told (the lookup's key is
+/// not a plain quoted string): the value may then depend on any key, and
+/// what else it looks up no longer matters.
+fn looks_up(value: &Value, keys: &mut Vec<String>) -> bool {
+    match value {
+        Value::String(s) => pieces(s).iter().all(|piece| {
+            let Piece::Token { expr, .. } = piece else { return true };
+            let Some((function, arg)) = expr.split_once('(') else { return true };
+            if !matches!(function.trim(), "lookup" | "alias" | "hiera") {
+                return true;
+            }
+            let arg = arg.trim().strip_suffix(')').unwrap_or("").trim();
+            let quoted = arg.len() >= 2
+                && (arg.starts_with('\'') && arg.ends_with('\'') || arg.starts_with('"') && arg.ends_with('"'));
+            let inner = quoted.then(|| &arg[1..arg.len() - 1]).filter(|k| !k.contains("%{"));
+            match inner.and_then(crate::key::split_key) {
+                Some(segments) => {
+                    keys.extend(segments.first().map(|s| s.to_ruby_s()));
+                    true
+                }
+                None => false,
+            }
+        }),
+        Value::Array(items) => items.iter().all(|v| looks_up(v, keys)),
+        Value::Hash(h) => h.iter().all(|(k, v)| looks_up(k, keys) && looks_up(v, keys)),
+        _ => true,
+    }
+}
 
 /// What a lookup gave for one node.
 #[derive(Clone, Debug, PartialEq)]

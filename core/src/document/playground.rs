@@ -519,7 +519,7 @@ impl Playground {
                 Ok(config) => unknown_functions(&config),
             };
         }
-        match data_function(&abs) {
+        match crate::backends::data::function_for(&abs) {
             Some(function) => self.hiera.data_file(function, &abs).err().map(problem).into_iter().collect(),
             None => Vec::new(),
         }
@@ -541,7 +541,7 @@ impl Playground {
 
     /// One of the document's data files (none if it is not one, or is broken).
     fn data_file(&self, path: &str) -> Option<Rc<crate::backends::data::DataFile>> {
-        let function = data_function(path).filter(|_| !path.ends_with("hiera.yaml"))?;
+        let function = crate::backends::data::function_for(path).filter(|_| !path.ends_with("hiera.yaml"))?;
         self.hiera.data_file(function, &self.absolute(path)).ok()
     }
 
@@ -629,21 +629,6 @@ fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
             }
         })
         .collect()
-}
-
-/// The backend a data file's name suggests.
-fn data_function(path: &str) -> Option<&'static str> {
-    if path.ends_with(".json") {
-        Some("json_data")
-    } else if path.ends_with(".conf") {
-        Some("hocon_data")
-    } else if path.ends_with(".eyaml") {
-        Some("eyaml_lookup_key")
-    } else if path.ends_with(".yaml") || path.ends_with(".yml") {
-        Some("yaml_data")
-    } else {
-        None
-    }
 }
 
 /// A value in the page's forms; a value JSON cannot hold (a non-finite
