@@ -78,10 +78,6 @@ function addNodeForm(host) {
       for (let i = 2; form.nodes.includes(node); i++) node = `${base}-${i}`;
       name.value = "";
       const env = environment.value.trim();
-      if (env && !/^[a-z0-9_]+$/.test(env)) {
-        app().notify(`Could not add ${node}: an environment's name is lower-case letters, digits and _`);
-        return;
-      }
       try {
         let facts = app().facts();
         if (preset) {
@@ -130,10 +126,7 @@ function table(app, view) {
     ...row.cells.map((cell, column) => h("td", {}, h("button", {
       type: "button", class: cell.failed ? "cell failed" : "cell", "data-testid": "fleet-cell",
       "data-node": view.nodes[column], "data-state": cell.state, title: cell.title,
-      // Why and the facts show the document's environment, where its relative files are.
-      onclick: () => view.environments[column] === view.environments[0]
-        ? app.openWhy(column, r)
-        : app.notify(`Why shows the nodes of the document's environment (${view.environments[0]}): its files are there`),
+      onclick: () => app.openWhy(column, r),
     }, cell.text)))));
   return h("div", { class: "fleet-scroll" },
     h("table", { class: "fleet-table", "data-testid": "fleet-table" }, h("thead", {}, head), h("tbody", {}, ...rows),

@@ -168,18 +168,21 @@ nodes:
 fn a_change_touches_the_keys_of_the_files_it_changes_and_the_keys_that_look_them_up() {
     let doc = |common: &str, config: &str, extra: &str| {
         let text = format!(
-            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{{facts.role}}.yaml\"\n      - name: Common\n        path: common.yaml{config}\n  data/common.yaml: {common:?}\n  data/roles/web.yaml: \"port: 80\\nbanner: \\\"%{{alias('motd')}}\\\"\\nodd: \\\"%{{lookup(owner)}}\\\"\\n\"\n  data/roles/db.yaml: \"motd: \\\"%{{lookup('owner')}}\\\"\\n\"\n{extra}"
+            "files:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - name: Role\n        path: \"roles/%{{facts.role}}.yaml\"\n      - name: Common\n        path: common.yaml{config}\n  data/common.yaml: {common:?}\n  data/roles/web.yaml: \"port: 80\\nbanner: \\\"%{{alias('motd')}}\\\"\\ndeep: \\\"%{{hiera('owner.name')}}\\\"\\n\"\n  data/roles/db.yaml: \"motd: \\\"%{{lookup('owner')}}\\\"\\n\"\n{extra}"
         );
         Document::from_yaml(&text).unwrap().hiera()
     };
     let before = doc("owner: ops\nsize: 1\n", "", "");
     let keys = |t: Option<std::collections::BTreeSet<String>>| t.map(|t| t.into_iter().collect::<Vec<_>>());
-    // common.yaml changed: the keys whose values changed, the keys that look them
-    // up (motd looks owner up, banner motd), and a key whose lookup cannot be told.
+    // common.yaml changed: the keys whose values changed, and the keys that look
+    // them up (motd and deep look owner up, banner motd).
     let after = doc("owner: dev\nsize: 1\nnew: 2\n", "", "");
-    let expected = ["banner", "motd", "new", "odd", "owner"].map(String::from).to_vec();
+    let expected = ["banner", "deep", "motd", "new", "owner"].map(String::from).to_vec();
     assert_eq!(keys(touched_keys(&before, &after)), Some(expected));
-    assert_eq!(keys(touched_keys(&before, &before)), Some(vec!["odd".into()]));
+    assert_eq!(keys(touched_keys(&before, &before)), Some(vec![]));
+    // A manifest no lookup reads changes nothing.
+    let site = "  manifests/site.pp: \"node default {}\\n\"\n";
+    assert_eq!(keys(touched_keys(&before, &doc("owner: ops\nsize: 1\n", "", site))), Some(vec![]));
     // A changed hiera.yaml or lookup_options can change any key.
     assert_eq!(
         touched_keys(&before, &doc("owner: ops\nsize: 1\n", "\n      - name: Extra\n        path: extra.yaml", "")),

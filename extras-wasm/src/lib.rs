@@ -108,9 +108,7 @@ thread_local! {
 pub fn fleet(document: &str, pinned: &str) -> Result<String, String> {
     let doc = read(document)?;
     let environments: Vec<Value> = doc.all_nodes().into_iter().map(|n| Value::String(n.environment)).collect();
-    let mut playground = Playground::new(doc);
-    let table = playground.fleet();
-    let scopes = playground.scopes();
+    let (table, scopes) = Playground::new(doc).fleet_and_scopes();
     let before = match pinned {
         "" => None,
         text => Some(PINNED.with(|cell| -> Result<Table, String> {

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use hiera_core::case::{valid_environment, CaseLookup, Document, OtherNode};
+use hiera_core::case::{CaseLookup, Document, OtherNode};
 use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
 use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
@@ -495,8 +495,9 @@ impl State {
     /// node on show, the others become it.
     fn open_why(&mut self, column: usize, row: usize) {
         if column > 0 {
-            // The Nodes panel does not ask for a node of another environment.
             if !self.with_engine(|e| e.show_node(column - 1)) {
+                let text = "Why shows the nodes of the document's environment: its files are there".to_string();
+                self.notice = Some(Notice { text, error: true });
                 return;
             }
             let facts = hiera_core::facts::to_text(&self.document().facts);
@@ -593,14 +594,16 @@ impl Reducible for State {
             }
             Action::AddFiles(files) => s.add_files(files),
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
-            Action::AddNode(name, environment, facts) => match parse_facts(&facts) {
-                // The Nodes panel says why it does not ask for such a node.
-                Ok(_) if environment.as_deref().is_some_and(|e| !valid_environment(e)) => {}
-                Ok(read) => s.with_engine(|e| e.add_node(OtherNode { name, environment, facts: read.facts })),
-                Err(message) => {
-                    s.notice = Some(Notice { text: format!("Could not add {name}: {message}"), error: true })
+            Action::AddNode(name, environment, facts) => {
+                let node = parse_facts(&facts)
+                    .and_then(|read| OtherNode::new(name.clone(), environment, read.facts).map_err(|e| e.to_string()));
+                match node {
+                    Ok(node) => s.with_engine(|e| e.add_node(node)),
+                    Err(message) => {
+                        s.notice = Some(Notice { text: format!("Could not add {name}: {message}"), error: true })
+                    }
                 }
-            },
+            }
             Action::RemoveNode(i) => s.with_engine(|e| e.remove_node(i)),
             Action::OpenWhy(column, row) => s.open_why(column, row),
             Action::SetView(view) => s.view = view,

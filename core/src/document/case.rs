@@ -180,13 +180,21 @@ impl Document {
     }
 }
 
-/// Whether `name` may name an environment: Puppet's rule (lower-case
-/// letters, digits and `_`), which also keeps it one directory.
-pub fn valid_environment(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
-
 impl OtherNode {
+    /// A node beside the document's own. An environment must be named as
+    /// Puppet names one (lower-case letters, digits and `_`), which also
+    /// keeps it one directory.
+    pub fn new(name: String, environment: Option<String>, facts: Hash) -> Result<OtherNode, Error> {
+        let valid =
+            |e: &str| !e.is_empty() && e.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if let Some(e) = environment.as_deref().filter(|e| !valid(e)) {
+            return Err(Error::lookup(format!(
+                "node {name} has an invalid environment '{e}': an environment's name is lower-case letters, digits and _"
+            )));
+        }
+        Ok(OtherNode { name, environment, facts })
+    }
+
     fn from_value(v: &Value) -> Result<OtherNode, Error> {
         let refused = || Error::lookup("document: each of 'nodes' must be a mapping with 'node' and 'facts'");
         let Value::Hash(h) = v else { return Err(refused()) };
@@ -201,12 +209,12 @@ impl OtherNode {
         };
         let environment = match h.get(&Str("environment")) {
             None | Some(Value::Undef) => None,
-            Some(Value::String(e)) if valid_environment(e) => Some(e.to_string()),
+            Some(Value::String(e)) => Some(e.to_string()),
             Some(e) => {
                 return Err(Error::lookup(format!("document: node {name} has an invalid environment {}", e.inspect())))
             }
         };
-        Ok(OtherNode { name, environment, facts })
+        OtherNode::new(name, environment, facts).map_err(|e| Error::lookup(format!("document: {}", e.into_message())))
     }
 }
 

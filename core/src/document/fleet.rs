@@ -7,7 +7,8 @@ use std::fmt;
 
 use crate::backends::data::function_for;
 use crate::error::{Error, ErrorKind};
-use crate::interpolate::{pieces, Piece};
+use crate::interpolate::{has_tokens, method_call, pieces, Piece};
+use crate::key::split_key;
 use crate::value::{Hash, Value};
 use crate::Hiera;
 use rustc_hash::FxHashMap as HashMap;
@@ -15,15 +16,21 @@ use rustc_hash::FxHashMap as HashMap;
 /// The keys whose answers a change from `before` to `after` (one
 /// installation's files in two versions) can change, for any node; `None`
 /// when it can change any key's. Only data files may differ for a set to be
-/// given: a changed hiera.yaml, `puppet.conf`, key pair or module metadata
-/// changes which files are read, or how; so does a changed data file that
-/// either side cannot read, or whose `lookup_options` changed. Else the set
-/// is the keys whose values differ between the versions of a changed file,
-/// and every key whose value looks one of those up (`%{lookup('k')}`,
-/// `alias`, `hiera`), and so on: their answers follow the keys they look up.
+/// given: a changed hiera.yaml, `puppet.conf`, key pair (`.pem`) or module
+/// metadata changes which files are read, or how; so does a changed data
+/// file that either side cannot read, or whose `lookup_options` changed.
+/// (Manifests, templates and other files no lookup reads are not read here
+/// either.) Else the set is the keys whose values differ between the
+/// versions of a changed file, and every key whose value looks one of those
+/// up (`%{lookup('k')}`, `alias`, `hiera`), and so on: their answers follow
+/// the keys they look up. A token that is not such a call is a scope
+/// variable, the same in both trees.
 pub fn touched_keys(before: &Hiera, after: &Hiera) -> Option<BTreeSet<String>> {
     let (b, a) = (before.files(), after.files());
-    let paths: BTreeSet<&str> = b.iter().chain(a.iter()).map(|(p, _)| p).collect();
+    // What a lookup may read: data, hiera.yaml, puppet.conf, module metadata
+    // and key pairs; not the manifests and templates beside them.
+    let read_by_lookups = |p: &&str| function_for(p).is_some() || p.ends_with(".pem");
+    let paths: BTreeSet<&str> = b.paths().chain(a.paths()).filter(read_by_lookups).collect();
     let mut touched = BTreeSet::new();
     // Who looks each key up (by its first segment), in either version.
     let mut dependents: HashMap<String, Vec<String>> = HashMap::default();
@@ -58,14 +65,11 @@ pub fn touched_keys(before: &Hiera, after: &Hiera) -> Option<BTreeSet<String>> {
             let keys = files.iter().flatten().flat_map(|f| f.hash.keys());
             touched.extend(keys.filter(|k| value(&files[0], k) != value(&files[1], k)).map(Value::to_ruby_s));
         }
-        for (key, value) in files.iter().flatten().flat_map(|f| f.hash.iter()) {
-            let key = key.to_ruby_s();
-            let mut looked_up = Vec::new();
-            if !looks_up(value, &mut looked_up) {
-                touched.insert(key.clone());
-            }
-            for k in looked_up {
-                dependents.entry(k).or_default().push(key.clone());
+        for (key, value) in files.iter().flatten().flat_map(|f| f.hash.iter()).filter(|(_, v)| has_tokens(v)) {
+            let mut keys = Vec::new();
+            looked_up(value, &mut keys);
+            for k in keys {
+                dependents.entry(k).or_default().push(key.to_ruby_s());
             }
         }
     }
@@ -83,32 +87,22 @@ pub fn touched_keys(before: &Hiera, after: &Hiera) -> Option<BTreeSet<String>> {
 
 /// Adds to `keys` the first segment of each key `value` looks up through
 /// an interpolation (`lookup`, `alias`, `hiera`, in a key or a value,
-/// however deep); false as soon as one cannot be told (the lookup's key is
-/// not a plain quoted string): the value may then depend on any key, and
-/// what else it looks up no longer matters.
-fn looks_up(value: &Value, keys: &mut Vec<String>) -> bool {
+/// however deep), read as the lookup reads it ([`method_call`]).
+fn looked_up(value: &Value, keys: &mut Vec<String>) {
     match value {
-        Value::String(s) => pieces(s).iter().all(|piece| {
-            let Piece::Token { expr, .. } = piece else { return true };
-            let Some((function, arg)) = expr.split_once('(') else { return true };
-            if !matches!(function.trim(), "lookup" | "alias" | "hiera") {
-                return true;
+        Value::String(s) => {
+            for piece in pieces(s) {
+                let Piece::Token { expr, .. } = piece else { continue };
+                let Some(("lookup" | "alias" | "hiera", key)) = method_call(expr) else { continue };
+                keys.extend(split_key(key).and_then(|segments| Some(segments.first()?.to_ruby_s())));
             }
-            let arg = arg.trim().strip_suffix(')').unwrap_or("").trim();
-            let quoted = arg.len() >= 2
-                && (arg.starts_with('\'') && arg.ends_with('\'') || arg.starts_with('"') && arg.ends_with('"'));
-            let inner = quoted.then(|| &arg[1..arg.len() - 1]).filter(|k| !k.contains("%{"));
-            match inner.and_then(crate::key::split_key) {
-                Some(segments) => {
-                    keys.extend(segments.first().map(|s| s.to_ruby_s()));
-                    true
-                }
-                None => false,
-            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| looked_up(v, keys)),
+        Value::Hash(h) => h.iter().for_each(|(k, v)| {
+            looked_up(k, keys);
+            looked_up(v, keys);
         }),
-        Value::Array(items) => items.iter().all(|v| looks_up(v, keys)),
-        Value::Hash(h) => h.iter().all(|(k, v)| looks_up(k, keys) && looks_up(v, keys)),
-        _ => true,
+        _ => {}
     }
 }
 

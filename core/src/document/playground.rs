@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::config::Layer;
 use crate::document::case::{environment_dir, CaseLookup, Document, OtherNode};
 use crate::document::fleet::{Answer, Table};
-use crate::document::steps::merge_steps;
+use crate::document::steps::path_tokens;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
 use crate::value::{Hash, Value};
@@ -93,7 +93,7 @@ pub struct Rendered {
     pub rich: Option<String>,
 }
 
-/// What the nodes' scopes hold beyond their facts ([`Playground::scopes`]).
+/// What the nodes' scopes hold beyond their facts ([`Playground::fleet_and_scopes`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scopes {
     /// The variables the hierarchy's paths used.
@@ -340,36 +340,27 @@ impl Playground {
     /// Every lookup's answer (a row, named by [`CaseLookup::label`]) for every node (a
     /// column: the document's own first, then [`Document::nodes`]).
     pub fn fleet(&mut self) -> Table {
-        let nodes = self.doc.all_nodes();
-        let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(false)).collect();
-        let mut answers = vec![Vec::with_capacity(nodes.len()); requests.len()];
-        // The document's engine answers for each node in turn (the files it
-        // has read are kept), then is the shown node's again.
-        for node in &nodes {
-            self.hiera.set_node(node.clone());
-            for (row, request) in requests.iter().enumerate() {
-                let result = request.as_ref().map_err(Clone::clone).and_then(|r| self.hiera.lookup(r).result);
-                answers[row].push(Answer::of(result));
-            }
-        }
-        self.hiera.set_node(self.doc.node());
-        Table {
-            nodes: nodes.into_iter().map(|n| n.name).collect(),
-            keys: self.doc.lookups.iter().map(CaseLookup::label).collect(),
-            answers,
-        }
+        self.answer_every_node(false).0
     }
 
-    /// For every node (as [`Playground::fleet`] orders them): the
-    /// variables the hierarchy's paths interpolated for the document's
-    /// lookups, and those `puppet lookup` adds to the facts
-    /// ([`Hiera::added_facts`]), each a row of `(variable, value per node)`
-    /// in the order first met; a node that did not use a variable has no
-    /// value for it.
-    pub fn scopes(&mut self) -> Scopes {
+    /// [`Playground::fleet`], and for every node the variables the
+    /// hierarchy's paths interpolated for the document's lookups and those
+    /// `puppet lookup` adds to the facts ([`Hiera::added_facts`]), from the
+    /// same lookups.
+    pub fn fleet_and_scopes(&mut self) -> (Table, Scopes) {
+        self.answer_every_node(true)
+    }
+
+    /// The lookups, node after node (the document's engine keeps the files
+    /// it has read, and is the shown node's again after); with the
+    /// variables when `scopes` (the lookups then record their trace).
+    fn answer_every_node(&mut self, scopes: bool) -> (Table, Scopes) {
         let nodes = self.doc.all_nodes();
-        let requests: Vec<_> = self.doc.lookups.iter().filter_map(|l| l.request(true).ok()).collect();
+        let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(scopes)).collect();
+        let mut answers = vec![Vec::with_capacity(nodes.len()); requests.len()];
         let (mut used, mut added) = (Vec::new(), Vec::new());
+        // A row of values per variable, in the order first met; a node that
+        // did not use a variable has none.
         let put = |rows: &mut Vec<Variable>, column: usize, name: String, value: String| {
             let i = rows.iter().position(|v| v.name == name).unwrap_or_else(|| {
                 rows.push(Variable { name, values: vec![None; nodes.len()] });
@@ -379,22 +370,31 @@ impl Playground {
         };
         for (column, node) in nodes.iter().enumerate() {
             self.hiera.set_node(node.clone());
-            for request in &requests {
-                let answer = self.hiera.lookup(request);
-                let Some(ex) = &answer.explanation else { continue };
-                let tokens = merge_steps(ex).into_iter().flat_map(|s| s.tokens);
-                for t in tokens.filter(|t| t.method == "scope") {
+            for (row, request) in requests.iter().enumerate() {
+                let (result, explanation) = match request {
+                    Ok(r) => {
+                        let answer = self.hiera.lookup(r);
+                        (answer.result, answer.explanation)
+                    }
+                    Err(e) => (Err(e.clone()), None),
+                };
+                for t in explanation.iter().flat_map(path_tokens).filter(|t| t.method == "scope") {
                     let value = if t.undefined { "(undefined)".to_string() } else { t.result };
                     put(&mut used, column, format!("%{{{}}}", t.expression), value);
                 }
+                answers[row].push(Answer::of(result));
             }
-            for (name, value) in self.hiera.added_facts() {
-                let shown = render(&value).map_or_else(|_| value.inspect(), |r| r.puppet);
-                put(&mut added, column, format!("%{{{name}}}"), shown);
+            for (name, value) in self.hiera.added_facts().into_iter().filter(|_| scopes) {
+                put(&mut added, column, format!("%{{{name}}}"), crate::puppet::convert::to_puppet_string(&value));
             }
         }
         self.hiera.set_node(self.doc.node());
-        Scopes { used, added }
+        let table = Table {
+            nodes: nodes.into_iter().map(|n| n.name).collect(),
+            keys: self.doc.lookups.iter().map(CaseLookup::label).collect(),
+            answers,
+        };
+        (table, Scopes { used, added })
     }
 
     /// Replaces the lookups.

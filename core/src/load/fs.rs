@@ -74,6 +74,11 @@ impl Files {
         self.files.remove(path).is_some()
     }
 
+    /// Every file's path, in order; no text is read.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().filter(|p| !p.ends_with('/')).map(String::as_str)
+    }
+
     /// Every file and its text, in path order (deferred texts are read).
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), t.get()))
