@@ -392,3 +392,29 @@ fn a_facts_directory_of_real_nodes_answers_as_puppet_did_for_each() {
     }
     assert!(compared > 100, "{compared} answers compared");
 }
+
+#[test]
+fn a_lookup_that_fans_out_ends_with_a_message_in_every_command() {
+    let scratch = Scratch::new("fan-out");
+    // Each key interpolates the next one twice, thirty deep: 2^30 characters.
+    let mut data: String =
+        (0..30).map(|i| format!("k{i}: \"%{{lookup('k{0}')}}%{{lookup('k{0}')}}\"\n", i + 1)).collect();
+    data.push_str("k30: x\n");
+    for env in ["main", "pr"] {
+        scratch.write(&format!("{env}/hiera.yaml"), "version: 5\n").write(&format!("{env}/data/common.yaml"), &data);
+    }
+    scratch.write("pr/data/common.yaml", &data.replace("k30: x", "k30: y")).write("facts/n1.yaml", "a: 1\n");
+    let bound = "Lookup of 'k0' stopped: it made more than 10000 nested lookups";
+    for explain in [&[][..], &["--explain"][..]] {
+        let one = run(&[&["--env-dir", "main"], explain, &["k0"]].concat(), &scratch.0);
+        assert_eq!(one.status.code(), Some(2));
+        let said = format!("{}{}", stdout(&one), String::from_utf8_lossy(&one.stderr));
+        assert!(said.contains(bound), "{said}");
+    }
+    let all = run(&["--env-dir", "main", "--facts-dir", "facts", "--all", "--render-as", "json"], &scratch.0);
+    assert!(stdout(&all).contains(&format!("\"k0\":{{\"error\":\"{bound}")), "{}", stdout(&all));
+    assert!(stdout(&all).contains("\"k29\":\"xx\""));
+    let diff = run(&["diff", "--from", "main", "--to", "pr", "--facts-dir", "facts", "--all"], &scratch.0);
+    assert_eq!(diff.status.code(), Some(1));
+    assert!(stdout(&diff).contains("n1 k29: \"xx\" -> \"yy\""), "{}", stdout(&diff));
+}

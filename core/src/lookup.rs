@@ -67,6 +67,7 @@ impl Answer {
 type Hit = (Value, Option<NodeId>);
 type Found = Result<Option<Hit>, Error>;
 
+mod budget;
 mod hierarchy;
 mod interpolation;
 mod key_index;
@@ -111,6 +112,15 @@ pub(crate) struct Run<'h> {
     recorder: Option<Vec<Token>>,
     /// How deep in nested `%{lookup()}`s the run is.
     depth: usize,
+    /// The key asked for at depth 0, and what looking it up has cost so far.
+    asked: Rc<str>,
+    spent: budget::Spent,
+    /// Whether a lookup went past a bound.
+    over_budget: bool,
+    /// Nested lookups done before, and the names guarded while the one
+    /// being remembered ran (see `budget`).
+    memo: HashMap<Box<str>, budget::Memo>,
+    guarded: Vec<Rc<str>>,
     /// The `lookup_options` that applied to the requested key.
     applied: Option<AppliedOptions>,
     /// Whether to note `applied`: a session's plain lookups do not report it.
@@ -168,6 +178,11 @@ impl<'h> Run<'h> {
             module_bases: OnceCell::new(),
             recorder: None,
             depth: 0,
+            asked: Rc::from(""),
+            spent: Default::default(),
+            over_budget: false,
+            memo: HashMap::default(),
+            guarded: Vec::new(),
             applied: None,
             keep_applied: true,
             indexing: false,
@@ -192,6 +207,11 @@ impl<'h> Run<'h> {
             request.value_type.as_deref(),
         );
         if let (Err(e), Some(ex)) = (&result, &mut self.ex) {
+            // The trace of a lookup stopped at a bound is as large as the
+            // bound: the message alone says what happened.
+            if self.over_budget {
+                *ex = Explanation::default();
+            }
             if matches!(e.kind, ErrorKind::Lookup | ErrorKind::NotFound) {
                 ex.reset_to(Explanation::ROOT);
                 ex.text(e.message.clone());
@@ -268,6 +288,7 @@ impl<'h> Run<'h> {
             return self.with(|| NodeKind::InvalidKey(LOOKUP_OPTIONS.into()), |_| Ok(None));
         }
         let known = self.known_key(key)?;
+        self.start_budget(&known.lk.key);
         let saved = (
             std::mem::replace(&mut self.top_key, known.lk.key.clone()),
             std::mem::replace(&mut self.module_name, known.lk.module.clone()),
@@ -451,6 +472,7 @@ impl<'h> Run<'h> {
             return Err(Error::lookup(format!("Recursive lookup detected in [{}]", self.names.join(", "))));
         }
         self.names.push(name.clone());
+        self.note_guard(name);
         let r = f(self);
         self.names.pop();
         r.map_err(|e| match e.kind {

@@ -125,3 +125,94 @@ fn a_glob_with_too_many_alternatives_is_a_lookup_error() {
     let message = answer.result.unwrap_err().into_message();
     assert!(message.contains("has too many alternatives"), "{message}");
 }
+
+/// Runs `f` on a thread of its own, failing the test when it has not
+/// answered within 30 seconds (a debug build is slow; a hang is endless).
+fn ends<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new().stack_size(8 << 20).spawn(move || tx.send(f())).unwrap();
+    rx.recv_timeout(std::time::Duration::from_secs(30)).expect("the lookup did not end")
+}
+
+/// `depth` keys, each of whose values names the next key through
+/// `value(next)`, the last one a short string.
+fn fanning_out(depth: usize, value: impl Fn(&str) -> String) -> String {
+    let mut data: String = (0..depth).map(|i| format!("k{i}: {}\n", value(&format!("k{}", i + 1)))).collect();
+    data.push_str(&format!("k{depth}: x\n"));
+    data
+}
+
+/// The lookup of `k0` in `data` fails at a bound, alike with and without
+/// an explanation, naming the key asked for.
+fn stops_at_a_bound(data: String) -> String {
+    let message = |explain: bool| {
+        let data = data.clone();
+        ends(move || {
+            let mut files = hiera_core::fs::Files::new();
+            files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\n");
+            files.insert("/etc/puppetlabs/code/environments/production/data/common.yaml", data);
+            let hiera = Hiera::new(files, hiera_core::Node::default());
+            let answer = hiera.lookup(&Request { keys: vec!["k0".into()], explain, ..Request::default() });
+            let explained = answer.explain_text();
+            (answer.result.expect_err("a bound stops the lookup").into_message(), explained)
+        })
+    };
+    let (plain, _) = message(false);
+    let (explained, text) = message(true);
+    assert!(plain.starts_with("Lookup of 'k0' stopped: "), "{plain}");
+    assert_eq!(plain, explained, "the same bound, explained or not");
+    assert_eq!(text, format!("{plain}\n"), "the explanation is the message alone");
+    plain
+}
+
+/// `value` repeated `n` times, in double quotes.
+fn quoted(n: usize, value: String) -> String {
+    format!("\"{}\"", value.repeat(n))
+}
+
+#[test]
+fn lookups_that_fan_out_stop_at_a_bound() {
+    for method in ["lookup", "hiera"] {
+        let message = stops_at_a_bound(fanning_out(30, |next| quoted(2, format!("%{{{method}('{next}')}}"))));
+        assert!(message.contains("more than 10000 nested lookups"), "{message}");
+    }
+    let aliases = fanning_out(40, |next| format!("[\"%{{alias('{next}')}}\", \"%{{alias('{next}')}}\"]"));
+    stops_at_a_bound(aliases);
+    // Few lookups of a long string.
+    let long = fanning_out(10, |next| quoted(2, format!("%{{lookup('{next}')}}")));
+    let long = long.replace("k10: x", &format!("k10: {}", "x".repeat(100_000)));
+    assert!(stops_at_a_bound(long).contains("built more than 16777216 characters"));
+    let keys = fanning_out(30, |next| format!("{{\"a%{{lookup('{next}')}}\": 1, \"b%{{lookup('{next}')}}\": 2}}"));
+    stops_at_a_bound(keys);
+    // Wide: 200 calls a key, four deep, ending in an empty string.
+    let wide = fanning_out(4, |next| quoted(200, format!("%{{lookup('{next}')}}"))).replace("k4: x", "k4: ''");
+    assert!(stops_at_a_bound(wide).contains("more than 10000 nested lookups"));
+}
+
+#[test]
+fn lookups_nested_too_deep_stop_at_a_bound() {
+    let chain = |depth| fanning_out(depth, |next| quoted(1, format!("%{{lookup('{next}')}}")));
+    let message = stops_at_a_bound(chain(5000));
+    assert!(message.contains("went more than 100 deep"), "{message}");
+    let found = ends(move || lookup_in(&chain(90), "k0").map(|v| v.inspect()));
+    assert_eq!(found.unwrap(), "\"x\"", "90 deep is fine");
+}
+
+#[test]
+fn a_key_interpolated_many_times_gives_each_its_value() {
+    // 2^13 nested lookups of 12 keys, under the bounds: remembered when
+    // nothing is explained, and the same value either way.
+    let data = fanning_out(12, |next| quoted(2, format!("%{{lookup('{next}')}}")));
+    let (explained, plain) = ends(move || {
+        let explained = lookup_in(&data, "k0").map(|v| v.inspect());
+        let mut files = hiera_core::fs::Files::new();
+        files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\n");
+        files.insert("/etc/puppetlabs/code/environments/production/data/common.yaml", data);
+        let hiera = Hiera::new(files, hiera_core::Node::default());
+        let plain = hiera.session().lookup("k0").map(|v| v.map(|v| v.inspect()));
+        (explained, plain)
+    });
+    let explained = explained.unwrap();
+    assert_eq!(explained.len(), (1 << 12) + 2);
+    assert_eq!(plain.unwrap(), Some(explained));
+}

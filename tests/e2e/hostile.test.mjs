@@ -3,7 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
-import { ROOT, eventually, gotoReady, openPage, rows, start } from "./helpers.mjs";
+import { ROOT, eventually, explainText, gotoReady, openPage, rows, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -67,6 +67,29 @@ test("the page ships a strict Content-Security-Policy and runs under it", async 
   assert.doesNotMatch(csp, /script-src[^;]*unsafe-inline/);
   assert.equal(await page.locator("script:not([src])").count(), 0, "no inline script");
   assert.deepEqual(violations, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a lookup that fans out exponentially ends with a message, and the page stays live", async () => {
+  // Each key interpolates the next one twice, thirty deep: a string of 2^30 characters.
+  const data = Array.from({ length: 30 }, (_, i) => `    k${i}: "%{lookup('k${i + 1}')}%{lookup('k${i + 1}')}"`);
+  const doc = ["files:", "  hiera.yaml: |", "    version: 5", "  data/common.yaml: |", ...data, "    k30: x", "lookups:", "  - key: k0", "  - key: k25"].join("\n");
+  const file = `${ROOT}target/fan-out.yaml`;
+  await writeFile(file, doc);
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  const started = Date.now();
+  await page.setInputFiles("[data-testid=open-case]", file);
+  const rs = await eventually(() => rows(page), (r) => r.length === 2 && r[0].key === "k0" && r.every((x) => x.status));
+  const took = Date.now() - started;
+  assert.match(rs[0].error, /^Lookup of 'k0' stopped: it made more than 10000 nested lookups/);
+  assert.equal(rs[1].json, JSON.stringify("x".repeat(32)), "a key under the bound still answers");
+  assert.ok(took < 2000, `answered in ${took} ms`);
+  // Why and Explain say the same, and the page still answers edits.
+  assert.match(await explainText(page), /^Lookup of 'k0' stopped/);
+  await page.click("[data-testid=tab-why]");
+  await page.locator("[data-testid=add-lookup]").click();
+  await eventually(() => rows(page), (r) => r.length === 3);
   assert.deepEqual(errors, []);
   await context.close();
 });

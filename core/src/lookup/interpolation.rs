@@ -78,6 +78,7 @@ impl Run<'_> {
                     let (whole, expr) = match piece {
                         Piece::Text(t) => {
                             out.push_str(t);
+                            run.spend_built(t.len())?;
                             continue;
                         }
                         Piece::Token { whole, expr } => (whole, expr),
@@ -105,10 +106,12 @@ impl Run<'_> {
                     if let Some((result, undefined)) = run.scope_tokens.get(data).filter(|_| remembered) {
                         out.push_str(result);
                         note(whole, expr, method, result.to_string(), *undefined);
+                        let built = result.len();
+                        run.spend_built(built)?;
                         continue;
                     }
                     let value = match method {
-                        "lookup" | "hiera" | "alias" => run.global_lookup(data)?,
+                        "lookup" | "hiera" | "alias" => run.nested_lookup(data)?,
                         "scope" => run.scope_lookup(data, &subject)?,
                         "literal" => Value::from(data),
                         other => return Err(fail(format!("Unknown interpolation method '{other}'"))),
@@ -116,6 +119,7 @@ impl Run<'_> {
                     // An unknown variable, or a missing part of one, is nil: an empty string.
                     let undefined = method == "scope" && matches!(value, Value::Undef);
                     if method == "alias" {
+                        run.spend_value(&value)?;
                         if keep {
                             note(whole, expr, method, value.to_ruby_s(), undefined);
                             run.record_tokens(std::mem::take(&mut tokens));
@@ -126,6 +130,7 @@ impl Run<'_> {
                     let value = run.check(&guard, |run| run.interpolate(value, allow_methods, cfg))?;
                     let result = value.to_ruby_s();
                     out.push_str(&result);
+                    run.spend_built(result.len())?;
                     if remembered {
                         run.scope_tokens.insert(data.into(), (result.as_str().into(), undefined));
                     }
@@ -160,16 +165,6 @@ impl Run<'_> {
             }
             (None, None) => {}
         }
-    }
-
-    /// `%{lookup('key')}`: a nested lookup whose not-found is the empty string.
-    fn global_lookup(&mut self, key: &str) -> Result<Value, Error> {
-        let saved = (self.top_key.clone(), self.module_name.clone());
-        self.depth += 1;
-        let r = self.lookup_names(&[key.to_string()], None, Some(Value::from("")), None);
-        self.depth -= 1;
-        (self.top_key, self.module_name) = saved;
-        r
     }
 
     /// A scope variable, with dotted keys digging into it; undefined is nil.
