@@ -115,6 +115,9 @@ pub(crate) struct Run<'h> {
     /// The key asked for at depth 0, and what looking it up has cost so far.
     asked: Rc<str>,
     spent: budget::Spent,
+    /// While explaining: what each merge around the one running holds so
+    /// far (see `merged_so_far`).
+    enclosing: Vec<Option<Value>>,
     /// Whether a lookup went past a bound.
     over_budget: bool,
     /// Nested lookups done before, and the names guarded while the one
@@ -181,6 +184,7 @@ impl<'h> Run<'h> {
             asked: Rc::from(""),
             spent: Default::default(),
             over_budget: false,
+            enclosing: Vec::new(),
             memo: HashMap::default(),
             guarded: Vec::new(),
             applied: None,
@@ -435,7 +439,14 @@ impl<'h> Run<'h> {
                     let mut memo: Option<Hit> = None;
                     for v in variants {
                         let branch = run.ex.as_ref().map(Explanation::len);
-                        let Some((value, id)) = f(run, v)? else { continue };
+                        if branch.is_some() {
+                            run.enclosing.push(memo.as_ref().map(|(m, _)| m.clone()));
+                        }
+                        let found = f(run, v);
+                        if branch.is_some() {
+                            run.enclosing.pop();
+                        }
+                        let Some((value, id)) = found? else { continue };
                         memo = Some(match memo.take() {
                             None => (strategy.convert_value(value), id.filter(|_| keeps_identity)),
                             Some((mut higher, higher_id)) => {
@@ -447,9 +458,10 @@ impl<'h> Run<'h> {
                             }
                         });
                         // The page shows the merged value after each branch.
-                        if let (Some(b), Some(ex), Some((m, _))) = (branch, run.ex.as_mut(), memo.as_ref()) {
-                            if b < ex.len() {
-                                ex.node_mut(b).merged = Some(m.clone());
+                        if let (Some(b), Some((m, _))) = (branch, memo.as_ref()) {
+                            let so_far = run.merged_so_far(strategy, m.clone());
+                            if let Some(ex) = run.ex.as_mut().filter(|ex| b < ex.len()) {
+                                ex.node_mut(b).merged = Some(so_far);
                             }
                         }
                     }
@@ -463,6 +475,17 @@ impl<'h> Run<'h> {
                 })
             }
         }
+    }
+
+    /// What the whole lookup has merged once `merged` (this merge's value
+    /// so far) is merged into what the merges around it hold: a level with
+    /// several files merges them first, then into the levels before it.
+    fn merged_so_far(&self, strategy: &Strategy, merged: Value) -> Value {
+        self.enclosing
+            .iter()
+            .rev()
+            .flatten()
+            .fold(merged, |lower, higher| strategy.merge(&mut higher.clone(), lower.clone()).unwrap_or(lower))
     }
 
     /// Puppet's recursion guard around a provider's lookup; Puppet errors

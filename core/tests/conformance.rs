@@ -206,3 +206,50 @@ fn a_session_reads_a_large_hierarchy_ahead_as_it_would_file_by_file() {
         }
     }
 }
+
+#[test]
+fn each_step_s_merged_value_is_what_was_merged_up_to_it() {
+    use hiera_core::steps::{merge_steps, Change, StepOutcome};
+    let mut checked = 0;
+    for path in common::case_paths() {
+        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let hiera = doc.hiera();
+        for lookup in &doc.lookups {
+            let Ok(request) = lookup.request(true) else { continue };
+            let answer = hiera.lookup(&request);
+            let (Ok(value), Some(ex)) = (&answer.result, &answer.explanation) else { continue };
+            // convert_to changes the value after the merge.
+            if answer.options.as_ref().is_some_and(|o| o.options.get("convert_to").is_some()) {
+                continue;
+            }
+            let steps: Vec<_> = merge_steps(ex).into_iter().filter(|s| s.outcome == StepOutcome::Found).collect();
+            let name = format!("{}: {}", path.display(), lookup.keys.join(" "));
+            let Some(last) = steps.last() else { continue };
+            if request.keys.len() == 1 && request.default.is_none() && !request.keys[0].contains('.') {
+                assert_eq!(last.merged.as_ref(), Some(value), "{name}: the last step's merged value is the answer");
+            }
+            let knockout = ex.render().contains("knockout_prefix")
+                || request.merge.as_ref().is_some_and(|m| m.inspect().contains("knockout"));
+            for step in &steps {
+                for change in &step.changes {
+                    if let Change::Removed(at, v) = change {
+                        assert!(
+                            knockout,
+                            "{name}: {} says {at:?} {v:?} was knocked out, with no knockout_prefix; {:#?}",
+                            step.path,
+                            steps
+                                .iter()
+                                .map(|s| (
+                                    s.value.as_ref().map(|v| v.inspect()),
+                                    s.merged.as_ref().map(|v| v.inspect())
+                                ))
+                                .collect::<Vec<_>>()
+                        );
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}

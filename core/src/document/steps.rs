@@ -475,6 +475,13 @@ fn diff(
 ) {
     let is_mark = |v: &Value| knockout.is_some_and(|p| v.as_str().is_some_and(|s| s.starts_with(p)));
     let at = |path: &[Segment], seg: Segment| [path, &[seg]].concat();
+    if before == after && !matches!((found, after), (Value::Array(_), Value::Array(_))) {
+        // Nothing changed: a higher level's value won (arrays say so element by element).
+        if found != after {
+            out.push(Change::Kept(path.clone(), found.clone()));
+        }
+        return;
+    }
     match (before, found, after) {
         (Value::Hash(b), Value::Hash(f), Value::Hash(a)) => {
             for (k, fv) in f {
@@ -494,11 +501,37 @@ fn diff(
                 out.push(change(at(path, Segment::Key(k.clone())), bv.clone()));
             }
         }
+        // merge_hash_arrays: arrays of hashes merged element by element.
+        (Value::Array(b), Value::Array(f), Value::Array(a))
+            if !b.is_empty()
+                && a.len() == b.len().max(f.len())
+                && b.iter().chain(f.iter()).all(|v| matches!(v, Value::Hash(_)))
+                && b.iter().any(|v| !a.contains(v)) =>
+        {
+            for (i, av) in a.iter().enumerate() {
+                path.push(Segment::Index(i));
+                match (b.get(i), f.get(i)) {
+                    (Some(bv), Some(fv)) => diff(bv, fv, av, knockout, path, out),
+                    (None, _) => out.push(Change::Added(path.clone(), av.clone())),
+                    (Some(_), None) => {}
+                }
+                path.pop();
+            }
+        }
         (Value::Array(b), _, Value::Array(a)) => {
-            let found_items: Vec<&Value> = match found {
-                Value::Array(f) => f.iter().collect(),
-                f => vec![f],
-            };
+            // A unique merge flattens what it found: a nested array that
+            // is not an element of the result was merged element by element.
+            fn items<'v>(v: &'v Value, result: &[Value], out: &mut Vec<&'v Value>) {
+                match v {
+                    Value::Array(nested) if !result.contains(v) => nested.iter().for_each(|i| items(i, result, out)),
+                    v => out.push(v),
+                }
+            }
+            let mut found_items = Vec::new();
+            match found {
+                Value::Array(f) => f.iter().for_each(|i| items(i, a, &mut found_items)),
+                f => found_items.push(f),
+            }
             for (i, item) in a.iter().enumerate().filter(|(_, i)| !b.contains(i)) {
                 out.push(Change::Added(at(path, Segment::Index(i)), item.clone()));
             }
@@ -514,9 +547,7 @@ fn diff(
                 out.push(change(at(path, Segment::Index(i)), item.clone()));
             }
         }
-        (b, f, a) if b == a && f != a => out.push(Change::Kept(path.clone(), f.clone())),
-        (b, _, a) if b != a => out.push(Change::Added(path.clone(), a.clone())),
-        _ => {}
+        (_, _, a) => out.push(Change::Added(path.clone(), a.clone())),
     }
 }
 
@@ -765,6 +796,45 @@ mod tests {
 
     fn key(k: &str) -> Segment {
         Segment::Key(Value::from(k))
+    }
+
+    #[test]
+    fn a_level_of_several_files_merges_into_the_levels_before_it() {
+        let level_b = ["paths: [b1.yaml, b2.yaml]", "glob: 'b*.yaml'", "mapped_paths: [names, n, '%{n}.yaml']"];
+        for level in level_b {
+            for (merge, a, b2, c, merged) in [
+                ("unique", "[1]", "[2]", "[3]", ["[1]", "[1, 2]", "[1, 2, 3]"]),
+                (
+                    "hash",
+                    "{a: 1}",
+                    "{b: 2}",
+                    "{c: 3}",
+                    ["{\"a\"=>1}", "{\"b\"=>2, \"a\"=>1}", "{\"c\"=>3, \"b\"=>2, \"a\"=>1}"],
+                ),
+                (
+                    "deep",
+                    "{x: [1]}",
+                    "{x: [2]}",
+                    "{y: 3}",
+                    ["{\"x\"=>[1]}", "{\"x\"=>[2, 1]}", "{\"y\"=>3, \"x\"=>[2, 1]}"],
+                ),
+            ] {
+                let doc = format!(
+                    "facts:\n  names: [b1, b2]\nfiles:\n  hiera.yaml: |\n    version: 5\n    hierarchy:\n      - {{name: A, path: a.yaml}}\n      - {{name: B, {level}}}\n      - {{name: C, path: common.yaml}}\n  data/a.yaml: 'k: {a}'\n  data/b1.yaml: 'other: 1'\n  data/b2.yaml: 'k: {b2}'\n  data/common.yaml: 'k: {c}'\nlookups:\n  - key: k\n    merge: {merge}\n"
+                );
+                let doc = Document::from_yaml(&doc).unwrap();
+                let answer = doc.hiera().lookup(&doc.lookups[0].request(true).unwrap());
+                let steps: Vec<Step> = merge_steps(answer.explanation.as_ref().unwrap())
+                    .into_iter()
+                    .filter(|s| s.outcome == StepOutcome::Found)
+                    .collect();
+                let shown: Vec<String> = steps.iter().map(|s| s.merged.as_ref().unwrap().inspect()).collect();
+                assert_eq!(shown, merged, "{merge} over {level}");
+                assert_eq!(steps[2].merged.as_ref(), answer.result.as_ref().ok());
+                let removed = steps.iter().flat_map(|s| &s.changes).find(|c| matches!(c, Change::Removed(..)));
+                assert_eq!(removed, None, "{merge} over {level}: nothing was knocked out");
+            }
+        }
     }
 
     #[test]
