@@ -7,6 +7,10 @@
 //     <pre data-lookups>ntp::servers</pre>        (one key a line)
 //   </div>
 //
+// In place of data-facts and data-lookups, <pre data-case> may hold the rest
+// of the document in the case format (puppet, node, facts, lookups with their
+// merges and defaults, nodes), as "Report it" writes it.
+//
 // Each group becomes an iframe of the playground in embed mode, created when
 // it scrolls into view. The document goes to the iframe by postMessage, so
 // the playground itself reads it; the iframe only ever tells this page its
@@ -21,20 +25,28 @@
 
   // A case-format document (see FORMAT.md) from the group's blocks.
   function caseDocument(group) {
+    const whole = group.querySelector("pre[data-case]");
+    if (whole) return whole.textContent.replace(/\n?$/, "\n") + files(group).join("\n") + "\n";
     const lines = [];
     const facts = group.querySelector("pre[data-facts]");
     if (facts) lines.push("facts:", indent(facts.textContent, "  "));
     if (group.dataset.node) lines.push("node: " + JSON.stringify(group.dataset.node));
-    lines.push("files:");
-    for (const pre of group.querySelectorAll("pre[data-file]")) {
-      lines.push("  " + JSON.stringify(pre.dataset.file) + ": |-", indent(pre.textContent, "    ") || "    ");
-    }
+    lines.push(...files(group));
     lines.push("lookups:");
     const keys = group.querySelector("pre[data-lookups]");
     for (const key of (keys ? keys.textContent : "").split("\n").map((k) => k.trim()).filter(Boolean)) {
       lines.push("  - key: " + JSON.stringify(key));
     }
     return lines.join("\n") + "\n";
+  }
+
+  // The group's files as the case format's `files:` lines.
+  function files(group) {
+    const lines = ["files:"];
+    for (const pre of group.querySelectorAll("pre[data-file]")) {
+      lines.push("  " + JSON.stringify(pre.dataset.file) + ": |-", indent(pre.textContent, "    ") || "    ");
+    }
+    return lines;
   }
 
   function upgrade(group) {

@@ -454,6 +454,16 @@ impl Document {
     /// answer (a pinned value makes the document a test) but without the
     /// recorded explanations, which only the oracle writes.
     pub fn to_yaml(&self) -> String {
+        self.written(true)
+    }
+
+    /// The document in the case format without its `files:`: what an
+    /// embed's markup carries beside the files it shows as they are.
+    pub fn to_yaml_without_files(&self) -> String {
+        self.written(false)
+    }
+
+    fn written(&self, with_files: bool) -> String {
         let mut top = Hash::default();
         if let Some(d) = &self.description {
             top.insert("description".into(), Value::String(d.clone()));
@@ -470,9 +480,11 @@ impl Document {
         if !self.facts.is_empty() {
             top.insert("facts".into(), Value::Hash(self.facts.clone()));
         }
-        let files: Hash =
-            self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
-        top.insert("files".into(), Value::Hash(files));
+        if with_files {
+            let files: Hash =
+                self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
+            top.insert("files".into(), Value::Hash(files));
+        }
         let lookups = self
             .lookups
             .iter()

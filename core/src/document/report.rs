@@ -71,24 +71,16 @@ pub fn iframe_markup(share_link: &str) -> String {
 }
 
 /// The markup `embed.js` (served beside the page at `base`) turns into a
-/// playground: the files, the facts, the node and the keys. It carries no
-/// merge options and no Puppet version (an embed answers as Puppet 7):
-/// the iframe keeps the whole document.
+/// playground: each file as it is, and the rest of the document (the
+/// Puppet, node, facts, lookups with their merges and defaults, more
+/// nodes) in the case format, so that it answers as the share link does.
 pub fn embed_markup(doc: &Document, base: &str) -> String {
     let mut out = format!("<script src=\"{}embed.js\" defer></script>\n", html_escape(base));
-    out.push_str("<div class=\"hiera-playground\"");
-    if let Some(node) = &doc.node {
-        out.push_str(&format!(" data-node=\"{}\"", html_escape(node)));
-    }
-    out.push_str(">\n");
+    out.push_str("<div class=\"hiera-playground\">\n");
     for (path, text) in doc.files.iter().filter(|(p, _)| !p.ends_with('/')) {
         out.push_str(&format!("  <pre data-file=\"{}\">{}</pre>\n", html_escape(path), html_escape(text)));
     }
-    if !doc.facts.is_empty() {
-        out.push_str(&format!("  <pre data-facts>{}</pre>\n", html_escape(&crate::load::facts::to_text(&doc.facts))));
-    }
-    let keys: Vec<&str> = doc.lookups.iter().filter_map(|l| l.keys.first().map(String::as_str)).collect();
-    out.push_str(&format!("  <pre data-lookups>{}</pre>\n</div>\n", html_escape(&keys.join("\n"))));
+    out.push_str(&format!("  <pre data-case>{}</pre>\n</div>\n", html_escape(&doc.to_yaml_without_files())));
     out
 }
 
@@ -128,7 +120,12 @@ mod tests {
             markup.contains("<pre data-file=\"data/common.yaml\">motd: &quot;a ``` fence &lt;b&gt;&quot;\n</pre>"),
             "{markup}"
         );
-        assert!(markup.contains("<pre data-lookups>motd\nnope</pre>"), "{markup}");
+        assert!(
+            markup.contains(
+                "<pre data-case>facts:\n  role: web\nlookups:\n- key: motd\n- key: nope\n  merge: unique\n</pre>"
+            ),
+            "{markup}"
+        );
         let iframe = iframe_markup("https://example.org/hiera/index.html?x#v2.abc");
         assert!(iframe.starts_with("<iframe src=\"https://example.org/hiera/index.html?embed#v2.abc\""), "{iframe}");
     }
