@@ -1,5 +1,6 @@
-// The size budget: what the page downloads before the editor's own chunk
-// (html, css, js, wasm), gzipped, must stay under 400 KB.
+// The size guard: what the page downloads before the editor's own chunk
+// (html, css, js, wasm), gzipped, must stay under 480 KB (issue 38: a guard,
+// not the goal; what a visitor waits for is measured beside it).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -7,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { ROOT } from "./helpers.mjs";
 
-const BUDGET = 400 * 1024;
+const BUDGET = 480 * 1024;
 // Loaded later (the editor, the eyaml tools, the Nodes and All keys panels,
 // with their styles, when opened),
 // only for documents that use eyaml or HOCON (backends/), when Report it or
@@ -27,7 +28,7 @@ async function files(dir) {
   return out;
 }
 
-test("the page is under 400 KB gzipped before the editor arrives", async () => {
+test("the page is under 480 KB gzipped before the editor arrives", async () => {
   const dist = `${ROOT}dist`;
   let total = 0;
   const sizes = [];

@@ -21,6 +21,7 @@ import {
   rowAt,
   rows,
   rowsWhen,
+  savedWorks,
   typeAtEnd,
   browserSuite,
 } from "./helpers.mjs";
@@ -247,22 +248,26 @@ test("autosave: edits survive a reload; Reset brings back the welcome example", 
     await openFile(page, "data/nodes/web01.example.com.yaml");
     assert.match(await editorText(page), /^profile::web::port: 8081\n/);
 
-    // A dismissed Reset keeps the work; an accepted one brings the welcome example back.
+    // A dismissed New keeps the work; an accepted one starts a new work from
+    // the welcome example, and the first stays in Works.
     answers.push(false);
     await page.locator("[data-testid=reset]").click();
     await eventually(() => asked.length, (n) => n === 1);
-    assert.equal(asked[0].message, "Replace your work with the welcome example?");
+    assert.equal(asked[0].message, "Start a new work from the welcome example? Your work stays in Works.");
     assert.equal((await rows(page)).length, 8);
     answers.push(true);
     await page.locator("[data-testid=reset]").click();
     await rowsWhen(page, (r) => r.length === 7 && r[0].json === "8080", "the welcome example");
     assert.equal(await page.locator("[data-testid=environment-input]").inputValue(), "production");
 
-    // And that is what is saved now.
+    // A reload shows what was on screen; both works are kept.
     await gotoReady(page, suite.env.server.url);
     const again = await rows(page);
     assert.equal(again.length, 7);
     assert.equal(again[0].json, "8080");
+    const kept = await savedWorks(page);
+    assert.equal(kept.length, 2);
+    assert.match(kept[1], /environment: qa/);
 
     // A fresh context starts from the welcome example, whatever another saved.
     const other = await openPage(suite.env.browser, suite.env.server.url);

@@ -308,3 +308,21 @@ export function browserSuite() {
     });
   return suite;
 }
+
+// ---- the visitor's works, as the page keeps them -----------------------------
+
+/** The saved text of the work this tab shows ("" while it shows none). */
+export function savedWork(page) {
+  return page.evaluate(() => {
+    const tab = JSON.parse(sessionStorage.getItem("hiera-playground/tab") ?? "{}");
+    return (tab.work && localStorage.getItem(`hiera-playground/work/${tab.work}`)) ?? "";
+  });
+}
+
+/** The saved texts of every work the browser keeps, newest first. */
+export function savedWorks(page) {
+  return page.evaluate(() => {
+    const index = JSON.parse(localStorage.getItem("hiera-playground/works") ?? "[]");
+    return index.map((w) => localStorage.getItem(`hiera-playground/work/${w.id}`) ?? "");
+  });
+}

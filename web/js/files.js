@@ -71,3 +71,30 @@ export function droppedFiles(transfer, keep, maxFiles) {
     return out;
   })();
 }
+
+/** The Web Lock this tab holds on its work, and how to let it go. */
+let held = null;
+
+/**
+ * Holds a Web Lock on the work `id` for as long as this tab shows it (letting
+ * go of the one held before); resolves to false when another tab holds it.
+ * Without Web Locks, every tab may keep the work.
+ */
+export function holdWork(id) {
+  if (held?.id === id) return Promise.resolve(true);
+  held?.release();
+  held = null;
+  if (!navigator.locks) return Promise.resolve(true);
+  return new Promise((answer) => {
+    navigator.locks.request(`hiera-playground/work/${id}`, { ifAvailable: true }, (lock) => {
+      if (!lock) {
+        answer(false);
+        return undefined;
+      }
+      answer(true);
+      return new Promise((release) => {
+        held = { id, release };
+      });
+    });
+  });
+}

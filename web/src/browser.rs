@@ -8,8 +8,6 @@ use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Where the autosaved document lives in localStorage.
-pub const SAVED_DOCUMENT: &str = "hiera-playground/document";
 /// Where a saved document that could not be read is kept, so it is never lost.
 pub const UNREADABLE_DOCUMENT: &str = "hiera-playground/unreadable-document";
 /// Where the chosen colour theme lives.

@@ -12,6 +12,7 @@ mod start;
 mod state;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod test_support;
+mod works;
 
 use components::bars;
 use components::embed::Embed;
@@ -19,22 +20,27 @@ use components::report::Report;
 use components::shortcuts::Shortcuts;
 use components::toolbar::Toolbar;
 use components::workspace::workspace;
-use hiera_core::share;
 use state::{Action, View};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 /// What the page was opened with.
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 struct AppProps {
-    /// The shared link in its address, read.
-    link: Option<Result<share::Shared, share::ShareError>>,
+    /// The state it opens with (see [`start::start`]).
+    opened: std::rc::Rc<state::State>,
+}
+
+impl PartialEq for AppProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.opened, &other.opened)
+    }
 }
 
 /// The whole page.
 #[function_component(App)]
 fn app(props: &AppProps) -> Html {
-    let state = use_reducer(|| start::start(props.link.clone()));
+    let state = use_reducer(|| (*props.opened).clone());
     hooks::use_backends::use_backends(&state);
     hooks::use_page::use_autosave(&state);
     hooks::use_page::use_embedding(&state);
@@ -85,7 +91,8 @@ fn app(props: &AppProps) -> Html {
             <Toolbar examples={(*state.examples).clone()} on_example={io.example.clone()} on_open={io.open.clone()} on_save={io.save.clone()}
                 on_export={io.export.clone()} on_reset={io.reset.clone()} on_share={io.share.clone()} theme={state.theme.clone()}
                 on_report={toggle(state.report_open, Action::ShowReport)} format={state.format} on_format={dispatch.reform(Action::SetFormat)} {on_theme}
-                on_eyaml={toggle(state.eyaml_open, Action::ShowEyaml)} />
+                on_eyaml={toggle(state.eyaml_open, Action::ShowEyaml)} works={state.works.clone()} work={state.work.clone()}
+                on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()} />
             { bars::secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!state.eyaml_open} />
             { bars::share_bar(&state, &dispatch) }
@@ -102,10 +109,11 @@ fn main() {
     recovery::install();
     browser::keep_offline();
     // A link's document is inflated by the browser, and the welcome example
-    // fetched, before the page is drawn.
+    // and the tab's work or example read, before the page is drawn.
     spawn_local(async {
         start::fetch_welcome().await;
-        yew::Renderer::<App>::with_props(AppProps { link: links::opened_link().await }).render();
+        let opened = start::start(links::opened_link().await, start::mine().await);
+        yew::Renderer::<App>::with_props(AppProps { opened: std::rc::Rc::new(opened) }).render();
     });
 }
 
@@ -120,10 +128,10 @@ mod tests {
     // Goes through hiera-core: every row carries the engine's answer.
     #[wasm_bindgen_test]
     async fn evaluates_the_welcome_example() {
-        browser::forget(browser::SAVED_DOCUMENT);
         let welcome = include_str!("../../www/examples/00-welcome.yaml");
         start::set_welcome(Some(hiera_core::case::Document::from_yaml(welcome).unwrap()));
-        let root = render::<App>(AppProps { link: None }).await;
+        let opened = std::rc::Rc::new(start::start(None, start::Mine::Nothing));
+        let root = render::<App>(AppProps { opened }).await;
         let rows = root.query_selector_all("[data-testid=lookup-row]").unwrap();
         assert_eq!(rows.length() as usize, start::welcome().lookups.len());
         let first: web_sys::Element = rows.item(0).unwrap().dyn_into().unwrap();

@@ -143,6 +143,17 @@ pub struct State {
     pub theme: AttrValue,
     /// The optional backends, once loaded (they outlive documents).
     backends: Option<Rc<crate::backends::Backends>>,
+    /// The work this document is saved as; `None` while it is an example,
+    /// a shared link or the welcome, not edited yet.
+    pub work: Option<AttrValue>,
+    /// The work "Back to my work" returns to.
+    pub mine: Option<AttrValue>,
+    /// The example on show, by its file name.
+    pub example: Option<AttrValue>,
+    /// Why the work is not saved, while it is not.
+    pub unsaved: Option<AttrValue>,
+    /// The works kept in the browser, for the Works menu.
+    pub works: Rc<Vec<crate::works::Entry>>,
 }
 
 impl PartialEq for State {
@@ -166,13 +177,33 @@ impl PartialEq for State {
             && self.share_link == other.share_link
             && Rc::ptr_eq(&self.examples, &other.examples)
             && self.theme == other.theme
+            && self.work == other.work
+            && self.mine == other.mine
+            && self.example == other.example
+            && self.unsaved == other.unsaved
+            && self.works == other.works
     }
 }
 
 /// What the user (or the page) can do.
 pub enum Action {
-    /// Replace the whole document (an example, a case file, saved work).
+    /// Show a document beside the visitor's work (an embed's, or one to be
+    /// shown as an example or shared link): it is saved once edited.
     Load(Document),
+    /// Show the visitor's work `.0`.
+    LoadWork(AttrValue, Document),
+    /// Show a document the visitor opened (a file, a folder): a work of its own.
+    LoadNew(Document),
+    /// Show an example of the gallery (its file name, its document) beside the work.
+    ShowExample(AttrValue, Document),
+    /// Make what is shown (an example, a shared link) a work of its own.
+    Keep,
+    /// Another tab shows this work: keep a copy in this one.
+    Fork,
+    /// The work was saved, or why not.
+    Saved(Option<AttrValue>),
+    /// The works kept in the browser.
+    Works(Vec<crate::works::Entry>),
     /// Show a file in the editor.
     OpenFile(String),
     /// Show a file in the editor with a line highlighted.
@@ -267,6 +298,11 @@ impl State {
             examples: Rc::default(),
             theme: AttrValue::default(),
             backends: None,
+            work: None,
+            mine: None,
+            example: None,
+            unsaved: None,
+            works: Rc::default(),
         };
         state.load(doc);
         state
@@ -294,6 +330,8 @@ impl State {
 
     fn load(&mut self, doc: Document) {
         self.loaded += 1;
+        self.work = None;
+        self.example = None;
         self.edited = false;
         self.facts_text = hiera_core::facts::to_text(&doc.facts).into();
         self.facts_error = None;
@@ -509,6 +547,55 @@ impl State {
     }
 }
 
+impl Action {
+    /// Whether this is the visitor changing the document.
+    fn edits(&self) -> bool {
+        matches!(
+            self,
+            Action::EditFile(_)
+                | Action::CreateFile(_)
+                | Action::Rename(..)
+                | Action::Delete(_)
+                | Action::SetFacts(_)
+                | Action::SetNode(_)
+                | Action::SetEnvironment(_)
+                | Action::SetPuppet(_)
+                | Action::UpdateLookup(..)
+                | Action::AddLookup
+                | Action::RemoveLookup(_)
+                | Action::Pin(..)
+                | Action::AddFiles(_)
+                | Action::AddNode(..)
+                | Action::RemoveNode(_)
+        )
+    }
+}
+
+impl State {
+    /// What is shown becomes the work `id`.
+    fn become_work(&mut self, id: AttrValue) {
+        self.work = Some(id.clone());
+        self.mine = Some(id);
+        self.example = None;
+        if matches!(self.view, View::Example | View::Shared) {
+            self.view = View::Work;
+        }
+    }
+
+    /// The visitor edits what is shown: an example, a shared link or the
+    /// welcome becomes a work of its own, beside the others.
+    fn own_edits(&mut self) {
+        if self.work.is_some() || matches!(self.view, View::Embed { .. }) {
+            return;
+        }
+        if matches!(self.view, View::Example | View::Shared) {
+            let text = "Your changes are kept as a work of their own; your other work is still there (Works).";
+            self.notice = Some(Notice { text: text.into(), error: false });
+        }
+        self.become_work(crate::works::new_id().into());
+    }
+}
+
 impl Reducible for State {
     type Action = Action;
 
@@ -518,8 +605,34 @@ impl Reducible for State {
             action,
             Action::EditFile(_) | Action::CreateFile(_) | Action::Rename(..) | Action::Delete(_) | Action::AddFiles(_)
         );
+        if action.edits() {
+            s.own_edits();
+        }
         match action {
             Action::Load(doc) => s.load(doc),
+            Action::LoadWork(id, doc) => {
+                s.load(doc);
+                s.become_work(id);
+            }
+            Action::LoadNew(doc) => {
+                s.load(doc);
+                s.become_work(crate::works::new_id().into());
+            }
+            Action::ShowExample(name, doc) => {
+                if s.view == View::Work {
+                    s.view = View::Example;
+                }
+                s.load(doc);
+                s.example = Some(name);
+            }
+            Action::Keep => s.become_work(crate::works::new_id().into()),
+            Action::Fork => {
+                s.become_work(crate::works::new_id().into());
+                let text = "This work is open in another tab too: this tab keeps a copy of its own (the Works menu lists both).";
+                s.notice = Some(Notice { text: text.into(), error: false });
+            }
+            Action::Saved(unsaved) => s.unsaved = unsaved,
+            Action::Works(works) => s.works = Rc::new(works),
             Action::OpenFile(path) => {
                 s.open_file = Some(path);
                 s.reveal = None;

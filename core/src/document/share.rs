@@ -87,6 +87,16 @@ pub fn unpack(fragment: &str) -> Result<Vec<u8>, ShareError> {
             fragment.len()
         )));
     }
+    unpack_any(fragment)
+}
+
+/// The payload of a work the page kept packed as a link's fragment, of any
+/// length (the browser's storage bounds it).
+pub fn unpack_kept(packed: &str) -> Result<Vec<u8>, ShareError> {
+    unpack_any(packed.trim())
+}
+
+fn unpack_any(fragment: &str) -> Result<Vec<u8>, ShareError> {
     let Some((version, payload)) = fragment.split_once('.') else {
         return Err(ShareError("This is not a playground link: it has no version tag.".into()));
     };

@@ -15,7 +15,14 @@ pub fn status(state: &State, dispatch: &Callback<Action>, io: &DocumentIo) -> Ht
             if matches!(state.view, View::Shared | View::Example) {
                 <div class="shared-bar" data-testid="shared-bar">
                     <button type="button" data-testid="back-to-my-work" onclick={io.back_to_work.clone()}>{ "Back to my work" }</button>
-                    <button type="button" data-testid="keep-shared" onclick={io.keep.clone()}>{ "Keep this as my work" }</button>
+                    <button type="button" data-testid="keep-shared" onclick={io.keep.clone()}>{ "Keep this as a work" }</button>
+                </div>
+            }
+            if let Some(why) = &state.unsaved {
+                <div class="notice error" role="alert" data-testid="unsaved">
+                    <span>{ format!("Your work is not saved in this browser: {why}. Save it as a file or export it before you leave, or forget older works (Works) to make room.") }</span>
+                    <button type="button" data-testid="unsaved-save" onclick={io.save.reform(|_: MouseEvent| ())}>{ "Save" }</button>
+                    <button type="button" data-testid="unsaved-export" onclick={io.export.reform(|_: MouseEvent| ())}>{ "Export zip" }</button>
                 </div>
             }
             if let Some(n) = &state.notice {

@@ -35,7 +35,20 @@ pub struct ToolbarProps {
     pub theme: AttrValue,
     /// Shows or hides the eyaml tools.
     pub on_eyaml: Callback<()>,
+    /// The visitor's works, newest first.
+    pub works: std::rc::Rc<Vec<crate::works::Entry>>,
+    /// The work on show, if what is shown is one.
+    pub work: Option<AttrValue>,
+    /// Shows a work, by id.
+    pub on_work: Callback<AttrValue>,
+    /// Forgets a work, by id.
+    pub on_delete_work: Callback<AttrValue>,
+    /// Reads the list of works again.
+    pub on_list_works: Callback<()>,
 }
+
+/// The value of the Works menu's choice that forgets the work on show.
+const FORGET: &str = "forget";
 
 /// A gallery file name as a title: `05-hash-vs-deep.yaml` → `Hash vs deep`.
 pub fn example_title(file: &str) -> String {
@@ -81,6 +94,21 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
+    let on_work = {
+        let (open, forget, shown) = (props.on_work.clone(), props.on_delete_work.clone(), props.work.clone());
+        Callback::from(move |e: Event| {
+            let select = e.target_unchecked_into::<HtmlSelectElement>();
+            let choice = select.value();
+            select.set_value("");
+            match (choice.as_str(), &shown) {
+                ("", _) => {}
+                (FORGET, Some(id)) => forget.emit(id.clone()),
+                (FORGET, None) => {}
+                (id, _) => open.emit(AttrValue::from(id.to_string())),
+            }
+        })
+    };
+    let list_works = props.on_list_works.reform(|_: FocusEvent| ());
     let save = props.on_save.reform(|_: MouseEvent| ());
     let export = props.on_export.reform(|_: MouseEvent| ());
     let reset = props.on_reset.reform(|_: MouseEvent| ());
@@ -102,13 +130,26 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     <option value="blank">{ "Blank document" }</option>
                     { for props.examples.iter().map(|f| html! { <option value={f.clone()}>{ example_title(f) }</option> }) }
                 </select>
+                <select aria-label="Your works" data-testid="works" onchange={on_work} onfocus={list_works}
+                    title="Every document you edited or opened in this browser, newest first">
+                    <option value="" selected=true>{ format!("Works ({})", props.works.len()) }</option>
+                    { for props.works.iter().map(|w| {
+                        let shown = props.work.as_ref() == Some(&w.id);
+                        let when = js_sys::Date::new(&(w.saved as f64).into()).to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED);
+                        let label = format!("{}{} · {}", if shown { "▸ " } else { "" }, w.title, String::from(when));
+                        html! { <option value={w.id.clone()} data-testid="work-entry" disabled={shown}>{ label }</option> }
+                    }) }
+                    if props.work.is_some() {
+                        <option value={FORGET} data-testid="forget-work">{ "Forget the work on show…" }</option>
+                    }
+                </select>
                 <label class="button">
                     { "Open…" }
                     <input type="file" accept=".yaml,.yml,.zip" data-testid="open-case" class="visually-hidden" onchange={on_open} />
                 </label>
                 <button type="button" data-testid="save-case" onclick={save}>{ "Save" }</button>
                 <button type="button" data-testid="export-zip" onclick={export} title="The files as a control repository, with the puppet lookup commands">{ "Export zip" }</button>
-                <button type="button" data-testid="reset" onclick={reset}>{ "Reset" }</button>
+                <button type="button" data-testid="reset" onclick={reset} title="A new work from the welcome example; this one stays in Works">{ "New" }</button>
                 <button type="button" data-testid="share-button" onclick={share}>{ "Share link" }</button>
                 <button type="button" data-testid="report-button" onclick={props.on_report.reform(|_: MouseEvent| ())}
                     title="The document and its answers as Markdown for an issue or a chat, and the markup to embed it">{ "Report it" }</button>

@@ -8,14 +8,12 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::links::{share_url, shared_text, MAX_SHARE_URL};
-use crate::start::{saved_work, welcome};
+use crate::start::welcome;
 use crate::state::{Action, Notice, State, View};
-
-/// The gallery's choice that opens [`Document::blank`].
-const BLANK: &str = "blank";
+use crate::works;
 
 /// What the page says when an example replaces the visitor's work on screen.
-const EXAMPLE_SHOWN: &str = "You are looking at an example. Your own work is kept: \"Back to my work\" returns to it, \"Keep this\" makes the example your work.";
+const EXAMPLE_SHOWN: &str = "You are looking at an example. Your own work is kept: \"Back to my work\" returns to it; what you change here is kept as a work of its own.";
 
 /// The callbacks of [`use_document_io`].
 pub struct DocumentIo {
@@ -27,14 +25,20 @@ pub struct DocumentIo {
     pub save: Callback<()>,
     /// Downloads the document as a control-repo zip.
     pub export: Callback<()>,
-    /// Replaces the work with the welcome example, once confirmed.
+    /// Starts a new work from the welcome example, once confirmed.
     pub reset: Callback<()>,
     /// Makes a share link and copies it.
     pub share: Callback<()>,
     /// Leaves a shared link or an example for the visitor's work.
     pub back_to_work: Callback<MouseEvent>,
-    /// Makes what is shown the visitor's work.
+    /// Makes what is shown a work of the visitor's.
     pub keep: Callback<MouseEvent>,
+    /// Shows one of the visitor's works, by id.
+    pub open_work: Callback<AttrValue>,
+    /// Forgets one of the visitor's works, by id, once confirmed.
+    pub delete_work: Callback<AttrValue>,
+    /// Reads the list of works again (before the Works menu opens).
+    pub list_works: Callback<()>,
     /// Whether something is being dragged over the page.
     pub dragging: bool,
 }
@@ -55,23 +59,26 @@ fn notify(dispatch: &Callback<Action>, text: String) {
 
 /// Opens an example of the gallery beside the visitor's work, which stays
 /// saved, one click away, as under a shared link.
-async fn open_example(name: String, view: View, dispatch: Callback<Action>) {
-    let read = if name == BLANK {
-        Ok(Document::blank())
-    } else {
-        browser::fetch_text(&format!("examples/{name}"))
-            .await
-            .and_then(|t| Document::from_yaml(&t).map_err(|e| e.to_string()))
-    };
-    match read {
+async fn open_example(name: String, dispatch: Callback<Action>) {
+    match crate::start::example(&name).await {
         Ok(doc) => {
-            if view == View::Work {
-                dispatch.emit(Action::SetView(View::Example));
-            }
-            dispatch.emit(Action::Load(doc));
+            dispatch.emit(Action::ShowExample(name.into(), doc));
             dispatch.emit(Action::Notify(Notice { text: EXAMPLE_SHOWN.into(), error: false }));
         }
         Err(e) => notify(&dispatch, format!("Could not open the example {name}: {e}")),
+    }
+}
+
+/// Shows the work `id`, or says why it cannot be read.
+async fn open_work(id: AttrValue, dispatch: Callback<Action>) {
+    match works::read(&id).await {
+        Some(Ok(doc)) => {
+            browser::clear_fragment();
+            dispatch.emit(Action::Dismiss);
+            dispatch.emit(Action::LoadWork(id, doc));
+        }
+        Some(Err(e)) => notify(&dispatch, format!("This work could not be read ({e}); it is kept in localStorage.")),
+        None => notify(&dispatch, "This work is no longer kept in this browser.".into()),
     }
 }
 
@@ -79,7 +86,7 @@ async fn open_example(name: String, view: View, dispatch: Callback<Action>) {
 async fn open_file(file: web_sys::File, dispatch: Callback<Action>) {
     let name = file.name();
     match read(file).await {
-        Ok(doc) => dispatch.emit(Action::Load(doc)),
+        Ok(doc) => dispatch.emit(Action::LoadNew(doc)),
         Err(e) => notify(&dispatch, format!("Could not open {name}: {e}")),
     }
 }
@@ -110,7 +117,7 @@ fn open_dropped(dropped: crate::hooks::use_drop::Dropped, dispatch: Callback<Act
                     doc.files.len(),
                     if doc.lookups.is_empty() { " Add a lookup to query them." } else { "" }
                 );
-                dispatch.emit(Action::Load(doc));
+                dispatch.emit(Action::LoadNew(doc));
                 dispatch.emit(Action::Notify(Notice { text, error: false }));
             }
             Err(e) => notify(&dispatch, format!("Could not open {what}: {e}")),
@@ -154,8 +161,8 @@ async fn share(text: String, loaded: u64, dispatch: Callback<Action>) {
 #[hook]
 pub fn use_document_io(state: &UseReducerHandle<State>, dispatch: &Callback<Action>) -> DocumentIo {
     let example = {
-        let (dispatch, view) = (dispatch.clone(), state.view.clone());
-        Callback::from(move |name: String| spawn_local(open_example(name, view.clone(), dispatch.clone())))
+        let dispatch = dispatch.clone();
+        Callback::from(move |name: String| spawn_local(open_example(name, dispatch.clone())))
     };
     let open = {
         let dispatch = dispatch.clone();
@@ -181,12 +188,10 @@ pub fn use_document_io(state: &UseReducerHandle<State>, dispatch: &Callback<Acti
     let reset = {
         let dispatch = dispatch.clone();
         Callback::from(move |_| {
-            if browser::confirm("Replace your work with the welcome example?") {
-                // It becomes the work, whatever was on show.
+            if browser::confirm("Start a new work from the welcome example? Your work stays in Works.") {
                 browser::clear_fragment();
-                dispatch.emit(Action::SetView(View::Work));
                 dispatch.emit(Action::Dismiss);
-                dispatch.emit(Action::Load(welcome()));
+                dispatch.emit(Action::LoadNew(welcome()));
             }
         })
     };
@@ -195,27 +200,61 @@ pub fn use_document_io(state: &UseReducerHandle<State>, dispatch: &Callback<Acti
         Callback::from(move |_| spawn_local(share(shared_text(&state), state.loaded, dispatch.clone())))
     };
     let back_to_work = {
-        let dispatch = dispatch.clone();
+        let (dispatch, mine) = (dispatch.clone(), state.mine.clone());
         Callback::from(move |_: MouseEvent| {
-            browser::clear_fragment();
-            let work = saved_work();
-            dispatch.emit(Action::Load(work.document().clone()));
-            dispatch.emit(Action::Dismiss);
-            dispatch.emit(Action::SetView(View::Work));
-        })
-    };
-    let keep = {
-        let (dispatch, state) = (dispatch.clone(), state.clone());
-        Callback::from(move |_: MouseEvent| {
-            if browser::load(browser::SAVED_DOCUMENT).is_none()
-                || browser::confirm("Replace your saved work with this playground?")
-            {
-                browser::clear_fragment();
-                browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml());
-                dispatch.emit(Action::Dismiss);
-                dispatch.emit(Action::SetView(View::Work));
+            let latest = works::list().into_iter().next().map(|e| e.id);
+            match mine.clone().or(latest) {
+                Some(id) => spawn_local(open_work(id, dispatch.clone())),
+                None => {
+                    browser::clear_fragment();
+                    dispatch.emit(Action::Dismiss);
+                    dispatch.emit(Action::SetView(View::Work));
+                    dispatch.emit(Action::Load(welcome()));
+                }
             }
         })
     };
-    DocumentIo { example, open, save, export, reset, share, back_to_work, keep, dragging }
+    let keep = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Dismiss);
+            dispatch.emit(Action::Keep);
+        })
+    };
+    let open_work = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |id: AttrValue| spawn_local(open_work(id, dispatch.clone())))
+    };
+    let list_works = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| dispatch.emit(Action::Works(works::list())))
+    };
+    let delete_work = {
+        let (dispatch, shown) = (dispatch.clone(), state.work.clone());
+        Callback::from(move |id: AttrValue| {
+            let title = works::list().into_iter().find(|e| e.id == id).map(|e| e.title).unwrap_or_default();
+            if browser::confirm(&format!("Forget the work \"{title}\"? It cannot be brought back.")) {
+                works::remove(&id);
+                if shown.as_ref() == Some(&id) {
+                    // What is on show is no longer saved: it is kept anew once edited.
+                    dispatch.emit(Action::Load(welcome()));
+                }
+                dispatch.emit(Action::Works(works::list()));
+            }
+        })
+    };
+    DocumentIo {
+        example,
+        open,
+        save,
+        export,
+        reset,
+        share,
+        back_to_work,
+        keep,
+        open_work,
+        delete_work,
+        list_works,
+        dragging,
+    }
 }

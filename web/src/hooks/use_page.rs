@@ -9,10 +9,14 @@ use yew::prelude::*;
 use crate::browser;
 use crate::hooks::use_latest::use_latest;
 use crate::state::{Action, Notice, State, View};
+use crate::works::{self, NotSaved, Shown};
 
-/// Autosaves the visitor's own work once typing pauses: writing a large
-/// document on every keystroke would slow typing down. Leaving the page
-/// saves at once.
+/// Keeps the visitor's work: saved once typing pauses (writing a large
+/// document on every keystroke would slow typing down) and at once when the
+/// page is left; packed when its text does not fit; and, when it cannot be
+/// kept at all, said on the page and asked about before the page is left.
+/// Notes what the tab shows, for a reload, and holds its work against other
+/// tabs.
 #[hook]
 pub fn use_autosave(state: &UseReducerHandle<State>) {
     let latest = use_latest(state.clone());
@@ -22,26 +26,69 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
             // Hidden or left (reload, close, another tab).
             let listener = browser::on_window("pagehide", move |_| {
                 let state = latest.borrow();
-                if state.view == View::Work {
-                    browser::save(browser::SAVED_DOCUMENT, &state.document().to_yaml());
+                if let Some(id) = &state.work {
+                    let _ = works::save(id, &state.document());
                 }
             });
             move || drop(listener)
         });
     }
-    use_effect_with(state.revision, move |revision| {
-        let revision = *revision;
-        if latest.borrow().view == View::Work {
+    {
+        let latest = latest.clone();
+        use_effect_with((state.revision, state.work.clone()), move |(revision, work)| {
+            let (revision, dispatch) = (*revision, latest.borrow().dispatcher());
+            if let Some(id) = work.clone() {
+                spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
+                    let current = (**latest.borrow()).clone();
+                    if current.revision != revision || current.work.as_ref() != Some(&id) {
+                        return;
+                    }
+                    let doc = current.document().clone();
+                    let saved = match works::save(&id, &doc) {
+                        Ok(()) => Ok(()),
+                        Err(_) => works::save_packed(&id, &doc).await,
+                    };
+                    let unsaved = saved.err().map(|NotSaved(why)| AttrValue::from(why));
+                    if unsaved != current.unsaved {
+                        dispatch.dispatch(Action::Saved(unsaved));
+                    }
+                });
+            }
+        });
+    }
+    // Leaving while the work is not saved loses it: the browser asks first.
+    use_effect_with(state.unsaved.is_some(), |unsaved| {
+        let listener = unsaved.then(|| {
+            browser::on_window("beforeunload", |e| {
+                e.prevent_default();
+                if let Some(e) = e.dyn_ref::<web_sys::BeforeUnloadEvent>() {
+                    e.set_return_value("Your work is not saved.");
+                }
+            })
+        });
+        move || drop(listener)
+    });
+    // What the tab shows, for a reload; the work held against other tabs.
+    let dispatch = state.dispatcher();
+    let shown = (state.work.clone(), state.example.clone(), state.mine.clone(), state.view.clone());
+    use_effect_with(shown, move |(work, example, mine, view)| {
+        if let Some(id) = work {
+            works::set_tab(&Shown::Work(id.to_string()));
+            if *view == View::Work {
+                // A shared link edited is the link no more.
+                browser::clear_fragment();
+            }
+            let id = id.to_string();
             spawn_local(async move {
-                yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
-                let current = (**latest.borrow()).clone();
-                if current.revision == revision
-                    && current.view == View::Work
-                    && !browser::save(browser::SAVED_DOCUMENT, &current.document().to_yaml())
-                {
-                    web_sys::console::warn_1(&"Could not autosave to localStorage".into());
+                if !works::hold(&id).await {
+                    dispatch.dispatch(Action::Fork);
                 }
             });
+        } else if let Some(name) = example {
+            works::set_tab(&Shown::Example(name.to_string(), mine.as_ref().map(|m| m.to_string())));
+        } else {
+            works::forget_tab();
         }
     });
 }
