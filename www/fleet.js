@@ -73,9 +73,12 @@ function addNodeForm(host) {
       e.preventDefault();
       const preset = source.value === "" ? null : app().presets()[Number(source.value)];
       const base = name.value.trim() || (preset ? preset[1] : "") || "node";
-      // Columns are told apart by name: a name the document has gets a number.
+      // Columns are told apart by name: a name the document has gets a number,
+      // on its host part (web01-2.example.com keeps its domain).
+      const dot = base.indexOf(".");
+      const [host, domain] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ""];
       let node = base;
-      for (let i = 2; form.nodes.includes(node); i++) node = `${base}-${i}`;
+      for (let i = 2; form.nodes.includes(node); i++) node = `${host}-${i}${domain}`;
       name.value = "";
       const env = environment.value.trim();
       try {

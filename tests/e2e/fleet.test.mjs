@@ -2,7 +2,7 @@
 // matrix, a pin, an edit, and the changed cells.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, eventually, gotoReady, newPath, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
+import { SCREENSHOTS, eventually, gotoReady, newPath, openFile, openPage, replaceEditorText, savedWork, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -37,7 +37,7 @@ test("nodes from presets, their answers side by side, and what an edit changed s
   assert.deepEqual(await nodes(), ["web01.example.com"]);
   await addNode(page, "db01.example.com", "RHEL / Rocky 9");
   await addNode(page, "", "Debian 12");
-  assert.deepEqual(await nodes(), ["web01.example.com", "db01.example.com", "web01.example.com-2"]);
+  assert.deepEqual(await nodes(), ["web01.example.com", "db01.example.com", "web01-2.example.com"]);
 
   // Each node's answer, the ones that differ from the shown node's marked.
   const port = "profile::web::port";
@@ -45,10 +45,10 @@ test("nodes from presets, their answers side by side, and what an edit changed s
   assert.equal(await cell(page, port, "db01.example.com").innerText(), "80");
   assert.equal(await cell(page, port, "db01.example.com").getAttribute("data-state"), "differs");
   // Another name, so the per-node file is not read; the same role and OS otherwise.
-  assert.equal(await cell(page, port, "web01.example.com-2").innerText(), "80");
+  assert.equal(await cell(page, port, "web01-2.example.com").innerText(), "80");
   const motd = "profile::base::motd";
   assert.equal(await cell(page, motd, "db01.example.com").innerText(), '"Managed by Puppet on RedHat 9"');
-  assert.equal(await cell(page, motd, "web01.example.com-2").getAttribute("data-state"), "same");
+  assert.equal(await cell(page, motd, "web01-2.example.com").getAttribute("data-state"), "same");
   assert.equal(await page.locator(`[data-testid=fleet-row][data-key="${motd}"]`).getAttribute("data-varies"), "true");
   await page.screenshot({ path: `${SCREENSHOTS}/fleet.png` });
 
@@ -64,7 +64,7 @@ test("nodes from presets, their answers side by side, and what an edit changed s
   assert.match(await page.innerText("[data-testid=fleet-summary]"), /^2 answers changed since the pin/);
   assert.deepEqual(await page.$$eval("[data-testid=fleet-change]", (els) => els.map((e) => e.innerText)), [
     "db01.example.com profile::web::port: 80 -> 8081",
-    "web01.example.com-2 profile::web::port: 80 -> 8081",
+    "web01-2.example.com profile::web::port: 80 -> 8081",
   ]);
   await page.screenshot({ path: `${SCREENSHOTS}/fleet-changed.png` });
 
@@ -81,9 +81,9 @@ test("nodes from presets, their answers side by side, and what an edit changed s
   await page.waitForTimeout(500);
   await gotoReady(page, env.server.url);
   await openNodes(page);
-  assert.deepEqual(await nodes(), ["db01.example.com", "web01.example.com", "web01.example.com-2"]);
+  assert.deepEqual(await nodes(), ["db01.example.com", "web01.example.com", "web01-2.example.com"]);
   await page.locator("[data-testid=remove-node]").first().click();
-  await eventually(nodes, (n) => n.join() === "db01.example.com,web01.example.com-2", { message: "web01 removed" });
+  await eventually(nodes, (n) => n.join() === "db01.example.com,web01-2.example.com", { message: "web01 removed" });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -118,7 +118,7 @@ test("a node of another environment answers from that environment's files", asyn
   await eventually(() => cell(page, port, "stage01.example.com").innerText(), (t) => t === "9999");
   assert.equal(await page.locator("[data-testid=fleet-node-environment]").innerText(), " (staging)");
   // Its environment is kept with the node.
-  const saved = () => page.evaluate(() => localStorage.getItem("hiera-playground/document") ?? "");
+  const saved = () => savedWork(page);
   await eventually(saved, (t) => /environment: staging/.test(t), { message: "the node saved with its environment" });
   await gotoReady(page, env.server.url);
   await openNodes(page);

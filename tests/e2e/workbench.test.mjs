@@ -1,7 +1,7 @@
 // The workbench of issue 27: expectations pinned on a row, and "Report it".
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SCREENSHOTS, attrWhen, editorText, eventually, filePaths, gotoReady, openFile, openPage, replaceEditorText, rowAt, rows, start } from "./helpers.mjs";
+import { SCREENSHOTS, attrWhen, editorText, eventually, filePaths, gotoReady, openFile, openPage, replaceEditorText, rowAt, rows, savedWork, start } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -11,15 +11,16 @@ after(async () => {
   await env?.close();
 });
 
-const SAVED = "hiera-playground/document";
 const badge = (page, n) => rowAt(page, n).locator("[data-testid=expectation]");
 
 test("pinning a value makes the row say whether the lookup still gives it, kept with the work", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url);
   const pin = rowAt(page, 0).locator("[data-testid=pin]");
-  // The welcome example comes with the answers Puppet gave: already expected.
-  assert.equal(await pin.getAttribute("aria-pressed"), "true");
-  assert.equal(await badge(page, 0).getAttribute("data-state"), "pass");
+  // Pins are the visitor's own: the welcome example comes with none.
+  assert.equal(await pin.getAttribute("aria-pressed"), "false");
+  assert.equal(await badge(page, 0).count(), 0);
+  await pin.click();
+  await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "pass");
   await pin.click();
   await eventually(() => badge(page, 0).count(), (n) => n === 0, { message: "the expectation forgotten" });
   await pin.click();
@@ -31,7 +32,7 @@ test("pinning a value makes the row say whether the lookup still gives it, kept 
   await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "fail");
   assert.match(await badge(page, 0).innerText(), /expected value 8080, got value 9090/);
   // The pin is part of the saved work (and of Save, share links and exports).
-  await eventually(() => page.evaluate((k) => localStorage.getItem(k) ?? "", SAVED), (t) => /expect:\n\s+value: 8080/.test(t));
+  await eventually(() => savedWork(page), (t) => /expect:\n\s+value: 8080/.test(t));
   await gotoReady(page, env.server.url);
   await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "fail");
   await page.screenshot({ path: `${SCREENSHOTS}/pinned-fail.png` });
@@ -52,8 +53,10 @@ test("Report it copies the document as Markdown and gives the markup that embeds
   await page.click("[data-testid=copy-markdown]");
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), markdown);
   const script = await page.inputValue("[data-testid=embed-script]");
-  assert.match(script, /^<script src="http:\/\/[^"]+\/embed\.js" defer><\/script>\n<div class="hiera-playground" data-node="web01\.example\.com">/);
-  assert.match(script, /<pre data-lookups>profile::web::port\n/);
+  assert.match(script, /^<script src="http:\/\/[^"]+\/embed\.js" defer><\/script>\n<div class="hiera-playground">/);
+  // The rest of the document goes with the files: the Puppet, the node, each lookup's merge.
+  assert.match(script, /<pre data-case>description: [^\n]*\npuppet: 8\nnode: web01\.example\.com\n/);
+  assert.match(script, /- key: ntp::servers\n  merge: unique\n/);
   const iframe = await eventually(() => page.inputValue("[data-testid=embed-iframe]"), (t) => t.startsWith("<iframe"));
   await page.screenshot({ path: `${SCREENSHOTS}/report.png` });
   // The iframe markup, put in a page, shows the playground with its answers.
@@ -62,6 +65,17 @@ test("Report it copies the document as Markdown and gives the markup that embeds
   await host.setContent(`<!doctype html><body>${iframe}</body>`);
   const frame = host.frameLocator("iframe");
   await eventually(() => frame.locator("[data-testid=lookup-row]").first().getAttribute("data-value-json").catch(() => null), (v) => v === "8080");
+  // So does the embed.js markup: every lookup answers as on the page.
+  const embedded = await context.newPage();
+  await embedded.goto(`${env.server.url}demo.html`);
+  // setContent does not run scripts: the markup's own script tag is added as a page would load it.
+  const [tag, markup] = [script.match(/^<script src="([^"]+)"/)[1], script.replace(/^<script[^>]*><\/script>\n/, "")];
+  await embedded.setContent(`<!doctype html><body>${markup}</body>`);
+  await embedded.addScriptTag({ url: tag });
+  const own = await rows(page);
+  const answers = () => embedded.frameLocator("iframe").locator("[data-testid=lookup-row]").evaluateAll((els) => els.map((e) => [e.dataset.key, e.dataset.valueJson ?? null]));
+  const expected = JSON.stringify(own.map((r) => [r.key, r.json]));
+  await eventually(answers, (a) => JSON.stringify(a) === expected, { message: "the embed's answers to be the page's" });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -131,6 +145,11 @@ test("the keyboard: ? lists the shortcuts, t opens a file, e the editor, a a loo
   const count = (await rows(page)).length;
   await page.keyboard.press("a");
   await eventually(() => rows(page), (r) => r.length === count + 1);
+  // What is typed next is the key, not more shortcuts (t would open a file).
+  await eventually(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")), (t) => t === "lookup-key");
+  await page.keyboard.type("motd");
+  assert.equal(await page.locator("[data-testid=quick-open-input]").count(), 0);
+  await eventually(() => rows(page), (r) => r[count].key === "motd");
   // ] and [ step through Why.
   await rowAt(page, 2).click();
   const position = () => page.locator("[data-testid=step-position]").innerText();

@@ -45,7 +45,7 @@ enum Open {
 pub fn shortcuts(props: &ShortcutsProps) -> Html {
     let open = use_state(|| Open::Nothing);
     {
-        let (open, dispatch, on_share) = (open.clone(), props.dispatch.clone(), props.on_share.clone());
+        let (open, on_share) = (open.clone(), props.on_share.clone());
         use_effect_with((), move |_| {
             let listener = browser::on_window("keydown", move |e| {
                 let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
@@ -60,7 +60,8 @@ pub fn shortcuts(props: &ShortcutsProps) -> Html {
                     "?" => open.set(if *open == Open::Help { Open::Nothing } else { Open::Help }),
                     "e" => click_or_focus("[data-testid=editor] .cm-content, [data-testid=editor] textarea", false),
                     "t" => open.set(Open::FilePicker),
-                    "a" => dispatch.emit(Action::AddLookup),
+                    // As the button does: the new row's key box gets the cursor.
+                    "a" => click_or_focus("[data-testid=add-lookup]", true),
                     "s" => on_share.emit(()),
                     "]" => click_or_focus("[data-testid=step-next]", true),
                     "[" => click_or_focus("[data-testid=step-prev]", true),
