@@ -59,8 +59,9 @@ test("edits over an example become a work of their own: a reload shows them, the
   await rowsWhen(page, (rs) => rs.length === 1 && rs[0].key === "answer" && rs[0].json === "42");
   await openFile(page, "data/common.yaml");
   assert.equal((await editorText(page)).trim(), "answer: 42");
-  // Both works are kept; another example, then Back to my work, returns to this one.
+  // Both works are kept, and the menu counts them; another example, then Back to my work, returns to this one.
   assert.equal((await savedWorks(page)).length, 2);
+  assert.match(await page.locator("[data-testid=works] option").first().innerText(), /^Works \(2\)$/);
   await page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
   await rowsWhen(page, (rs) => rs[0]?.key === "mykey" && rs[0].status);
   await gotoReady(page, env.server.url);

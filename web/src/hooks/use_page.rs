@@ -49,9 +49,14 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
                         Ok(()) => Ok(()),
                         Err(_) => works::save_packed(&id, &doc).await,
                     };
+                    let first = saved.is_ok() && !current.works.iter().any(|w| w.id == id);
                     let unsaved = saved.err().map(|NotSaved(why)| AttrValue::from(why));
                     if unsaved != current.unsaved {
                         dispatch.dispatch(Action::Saved(unsaved));
+                    }
+                    // A new work: the Works menu counts it.
+                    if first {
+                        dispatch.dispatch(Action::Works(works::list()));
                     }
                 });
             }
