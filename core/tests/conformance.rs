@@ -71,7 +71,7 @@ fn documents_survive_saving_and_reopening() {
     let paths = ["cases", "puppet8"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap());
     for entry in paths {
         let path = entry.unwrap().path();
-        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let doc = common::read_case(&path);
         let saved = doc.to_yaml();
         let reopened = Document::from_yaml(&saved).unwrap_or_else(|e| panic!("{}: {e}\n{saved}", path.display()));
         assert_eq!(reopened.files, doc.files, "{}", path.display());
@@ -93,7 +93,7 @@ fn a_session_answers_each_plain_lookup_as_a_fresh_run_does() {
     use hiera_core::Request;
     let mut compared = 0;
     for path in common::case_paths() {
-        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let doc = common::read_case(&path);
         let hiera = doc.hiera();
         let mut session = hiera.session();
         // Twice: the second time from what the session kept.
@@ -120,7 +120,7 @@ fn without_spans_every_lookup_answers_and_explains_the_same() {
     use hiera_core::Hiera;
     let mut compared = 0;
     for path in common::case_paths() {
-        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let doc = common::read_case(&path);
         let (with, without) = (doc.hiera(), doc.hiera().without_spans());
         for request in doc.lookups.iter().filter_map(|l| l.request(true).ok()) {
             let (a, b) = (with.lookup(&request), without.lookup(&request));
@@ -212,7 +212,7 @@ fn each_step_s_merged_value_is_what_was_merged_up_to_it() {
     use hiera_core::steps::{merge_steps, Change, StepOutcome};
     let mut checked = 0;
     for path in common::case_paths() {
-        let doc = Document::from_yaml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let doc = common::read_case(&path);
         let hiera = doc.hiera();
         for lookup in &doc.lookups {
             let Ok(request) = lookup.request(true) else { continue };

@@ -42,13 +42,17 @@ fn truncated_files_never_panic() {
     println!("{runs} lookups over truncated files, none panicked");
 }
 
-/// Looks up `key` in a document whose common.yaml is `data`.
-fn lookup_in(data: &str, key: &str) -> Result<hiera_core::Value, hiera_core::Error> {
+/// The engine over a document whose common.yaml is `data`.
+fn hiera_with(data: &str) -> Hiera {
     let mut files = hiera_core::fs::Files::new();
     files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\n");
     files.insert("/etc/puppetlabs/code/environments/production/data/common.yaml", data);
-    let hiera = Hiera::new(files, hiera_core::Node::default());
-    hiera.lookup(&Request { keys: vec![key.into()], explain: true, ..Request::default() }).result
+    Hiera::new(files, hiera_core::Node::default())
+}
+
+/// Looks up `key`, explained, in a document whose common.yaml is `data`.
+fn lookup_in(data: &str, key: &str) -> Result<hiera_core::Value, hiera_core::Error> {
+    hiera_with(data).lookup(&Request { keys: vec![key.into()], explain: true, ..Request::default() }).result
 }
 
 #[test]
@@ -148,11 +152,7 @@ fn stops_at_a_bound(data: String) -> String {
     let message = |explain: bool| {
         let data = data.clone();
         ends(move || {
-            let mut files = hiera_core::fs::Files::new();
-            files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\n");
-            files.insert("/etc/puppetlabs/code/environments/production/data/common.yaml", data);
-            let hiera = Hiera::new(files, hiera_core::Node::default());
-            let answer = hiera.lookup(&Request { keys: vec!["k0".into()], explain, ..Request::default() });
+            let answer = hiera_with(&data).lookup(&Request { keys: vec!["k0".into()], explain, ..Request::default() });
             let explained = answer.explain_text();
             (answer.result.expect_err("a bound stops the lookup").into_message(), explained)
         })
@@ -205,11 +205,7 @@ fn a_key_interpolated_many_times_gives_each_its_value() {
     let data = fanning_out(12, |next| quoted(2, format!("%{{lookup('{next}')}}")));
     let (explained, plain) = ends(move || {
         let explained = lookup_in(&data, "k0").map(|v| v.inspect());
-        let mut files = hiera_core::fs::Files::new();
-        files.insert("/etc/puppetlabs/code/environments/production/hiera.yaml", "version: 5\n");
-        files.insert("/etc/puppetlabs/code/environments/production/data/common.yaml", data);
-        let hiera = Hiera::new(files, hiera_core::Node::default());
-        let plain = hiera.session().lookup("k0").map(|v| v.map(|v| v.inspect()));
+        let plain = hiera_with(&data).session().lookup("k0").map(|v| v.map(|v| v.inspect()));
         (explained, plain)
     });
     let explained = explained.unwrap();

@@ -49,6 +49,7 @@ impl Run<'_> {
         if self.depth == 0 {
             self.spent = Spent::default();
             self.asked = key.clone();
+            self.over_budget = false;
         }
     }
 
@@ -64,7 +65,10 @@ impl Run<'_> {
         if remembering {
             if let Some(memo) = self.memo.get(key).filter(|m| m.guarded.iter().all(|g| !self.names.contains(g))) {
                 let (value, cost) = (memo.value.clone(), memo.cost);
-                self.guarded.extend(memo.guarded.iter().cloned());
+                // Only a nested lookup being remembered needs them (see `note_guard`).
+                if self.depth > 0 {
+                    self.guarded.extend(memo.guarded.iter().cloned());
+                }
                 self.spend(cost)?;
                 return Ok(value);
             }

@@ -25,6 +25,12 @@ pub fn case_paths() -> Vec<PathBuf> {
     paths
 }
 
+/// The case document at `path`.
+pub fn read_case(path: &std::path::Path) -> hiera_core::case::Document {
+    let text = std::fs::read_to_string(path).unwrap();
+    hiera_core::case::Document::from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// Which of a document's lookups read the file at `path`, given their
 /// explanations on the document as it is: a lookup whose explanation never
 /// names the file (as `Path "..."` or `Using configuration "..."`) does not
