@@ -275,7 +275,7 @@ fn load(o: &Options) -> Result<Hiera, String> {
     let mut files = hiera_core::fs::Files::new();
     if let Some(root) = &o.root {
         tree::read_root(Path::new(root), &o.environment, &mut files)?;
-        tree::read_outside_paths(Path::new(root), &mut files)?;
+        tree::read_outside_paths(Path::new(root), &o.environment, &mut files)?;
     }
     if let Some(env_dir) = &o.env_dir {
         tree::read_into(Path::new(env_dir), &case::environment_dir(&o.environment), &mut files)?;

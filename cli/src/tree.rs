@@ -29,10 +29,11 @@ pub fn read_root(root: &Path, environment: &str, files: &mut Files) -> Result<()
 
 /// Lists, under `root`, the directories outside Puppet's own that the
 /// listed hiera.yaml files name by absolute path (a level's
-/// `/srv/hiera/%{facts.whereami}.yaml`, an absolute `datadir`), so that they
-/// are read as Puppet reads them. Each is walked from its fixed part (up to
-/// the first `%{` or glob character); one that is `/` itself is not.
-pub fn read_outside_paths(root: &Path, files: &mut Files) -> Result<(), String> {
+/// `/srv/hiera/%{facts.whereami}.yaml`, an absolute `datadir`), and those
+/// of `environment`'s modulepath (`/srv/modules`), so that they are read as
+/// Puppet reads them. Each is walked from its fixed part (up to the first
+/// `%{` or glob character); one that is `/` itself is not.
+pub fn read_outside_paths(root: &Path, environment: &str, files: &mut Files) -> Result<(), String> {
     let configs: Vec<String> =
         files.iter().map(|(p, _)| p.to_string()).filter(|p| p.ends_with("/hiera.yaml")).collect();
     let mut dirs: Vec<String> = Vec::new();
@@ -68,15 +69,13 @@ pub fn read_outside_paths(root: &Path, files: &mut Files) -> Result<(), String> 
                 } else {
                     continue;
                 };
-                let fixed = &path[..path.find(['%', '*', '?', '[', '{']).unwrap_or(path.len())];
-                let dir = fixed.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-                let puppet_s = dir.starts_with("/etc/puppetlabs") || dir.starts_with("/opt/puppetlabs");
-                if !dir.is_empty() && !puppet_s && !dirs.iter().any(|d| dir.starts_with(&format!("{d}/")) || *d == dir)
-                {
-                    dirs.push(dir);
-                }
+                outside(&mut dirs, &path);
             }
         }
+    }
+    // A modulepath entry is a directory of modules: all of it is read.
+    for entry in hiera_core::modulepath(files, environment).unwrap_or_default() {
+        outside(&mut dirs, &format!("{entry}/"));
     }
     for dir in dirs {
         let on_disk = root.join(dir.trim_start_matches('/'));
@@ -85,6 +84,17 @@ pub fn read_outside_paths(root: &Path, files: &mut Files) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// Notes the directory that holds `path` up to its first `%{` or glob
+/// character, unless it is Puppet's own, `/`, or inside one noted before.
+fn outside(dirs: &mut Vec<String>, path: &str) {
+    let fixed = &path[..path.find(['%', '*', '?', '[', '{']).unwrap_or(path.len())];
+    let dir = fixed.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let puppet_s = dir.starts_with("/etc/puppetlabs") || dir.starts_with("/opt/puppetlabs");
+    if !dir.is_empty() && !puppet_s && !dirs.iter().any(|d| dir.starts_with(&format!("{d}/")) || *d == dir) {
+        dirs.push(dir);
+    }
 }
 
 /// Lists every file below `dir` as `at/<relative path>`. Only the names are

@@ -190,6 +190,27 @@ fn root_reads_levels_at_absolute_paths_outside_puppet_s_directories() {
 }
 
 #[test]
+fn root_reads_the_modules_of_the_environment_s_modulepath() {
+    // site/ in the environment, and a directory outside Puppet's own.
+    let scratch = Scratch::new("modulepath");
+    let env = "root/etc/puppetlabs/code/environments/production";
+    let module = |dir: &str, data: &str| {
+        scratch.write(&format!("{dir}/hiera.yaml"), "version: 5\n").write(&format!("{dir}/data/common.yaml"), data);
+    };
+    scratch.write(&format!("{env}/environment.conf"), "modulepath = site:/srv/modules:$basemodulepath\n");
+    module(&format!("{env}/site/profiles"), "profiles::from: site\n");
+    module("root/srv/modules/backup", "backup::from: srv\n");
+    module(&format!("{env}/modules/apache"), "apache::from: modules\n");
+    for (key, value) in [("profiles::from", "site"), ("backup::from", "srv")] {
+        let found = run(&["--root", "root", key], &scratch.0);
+        assert_eq!((found.status.code(), stdout(&found)), (Some(0), format!("--- {value}\n")));
+    }
+    // modules/ is not on this modulepath.
+    let missing = run(&["--root", "root", "apache::from"], &scratch.0);
+    assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
+}
+
+#[test]
 fn looks_up_every_node_of_a_facts_directory() {
     let scratch = Scratch::new("facts-dir");
     environment(&scratch, "env");

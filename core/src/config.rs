@@ -3,6 +3,7 @@
 //! (`scope`) and what the Puppet reproduced and its `puppet.conf` set
 //! (`settings`) beside it.
 
+pub(crate) mod environment;
 pub(crate) mod scope;
 pub(crate) mod settings;
 

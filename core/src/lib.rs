@@ -92,6 +92,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use value::Hash;
 
+/// The directories of `environment`'s modulepath, in order, as its
+/// `environment.conf` sets them (or as Puppet's default has them), whether
+/// they exist or not; an error where Puppet fails on that file.
+pub fn modulepath(files: &Files, environment: &str) -> Result<Vec<String>, Error> {
+    config::environment::read(files, &document::case::environment_dir(environment), environment).map(|c| c.modulepath)
+}
+
 /// The data_hash function whose files an edit can update in place.
 const YAML_DATA: &str = "yaml_data";
 
@@ -272,7 +279,8 @@ impl Hiera {
         self.configs.borrow_mut().retain(|(_, p), _| p != path);
         // Hierarchies depend on the configurations and on which files exist.
         let resolved = self.resolved.get_mut();
-        if text_only && !path.ends_with("hiera.yaml") && path != PUPPET_CONF {
+        let config = path.ends_with("hiera.yaml") || config::environment::is_conf(path) || path == PUPPET_CONF;
+        if text_only && !config {
             resolved.forget_data(path);
         } else {
             resolved.forget();

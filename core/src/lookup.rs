@@ -107,7 +107,7 @@ pub(crate) struct Run<'h> {
     /// is set.
     scope_tokens: rustc_hash::FxHashMap<Box<str>, (Box<str>, bool)>,
     /// The modulepath's directories that exist (see `module_bases`).
-    module_bases: OnceCell<Vec<String>>,
+    module_bases: OnceCell<Result<Vec<String>, Error>>,
     /// Collects the `%{...}` tokens interpolation meets (see `recording`).
     recorder: Option<Vec<Token>>,
     /// How deep in nested `%{lookup()}`s the run is.
@@ -263,6 +263,7 @@ impl<'h> Run<'h> {
         default: Option<Value>,
         value_type: Option<&str>,
     ) -> Result<Value, Error> {
+        self.module_bases().map_err(Error::clone)?;
         for name in names {
             if let Some((value, _)) = self.adapter_lookup(name, merge)? {
                 if let Some(t) = value_type {
@@ -754,8 +755,7 @@ impl Run<'_> {
     /// read are skipped.
     pub(crate) fn all_keys(&mut self) -> Vec<String> {
         let mut providers = vec![ProviderKey::Global, ProviderKey::Environment];
-        let env_modules = format!("{}/modules", self.environment_dir());
-        for base in [env_modules.as_str(), "/etc/puppetlabs/code/modules", "/opt/puppetlabs/puppet/modules"] {
+        for base in self.module_bases().unwrap_or_default() {
             for (name, is_dir) in self.hiera.files.list(base) {
                 let key = ProviderKey::Module(Rc::from(name));
                 if is_dir && !providers.contains(&key) {
@@ -787,6 +787,7 @@ impl Run<'_> {
 
     /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.
     pub(crate) fn lookup_one(&mut self, key: &str) -> Result<Option<Value>, Error> {
+        self.module_bases().map_err(Error::clone)?;
         Ok(self.adapter_lookup(key, None)?.map(|(v, _)| v))
     }
 }

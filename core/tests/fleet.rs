@@ -192,6 +192,9 @@ fn a_change_touches_the_keys_of_the_files_it_changes_and_the_keys_that_look_them
     assert_eq!(touched_keys(&before, &doc(options, "", "")), None);
     let conf = "  /etc/puppetlabs/puppet/puppet.conf: \"[server]\\nstrict = off\\n\"\n";
     assert_eq!(touched_keys(&before, &doc("owner: ops\nsize: 1\n", "", conf)), None);
+    // So does a modulepath: it says where the module layers are.
+    let modulepath = "  environment.conf: \"modulepath = site:modules\\n\"\n";
+    assert_eq!(touched_keys(&before, &doc("owner: ops\nsize: 1\n", "", modulepath)), None);
     // A changed data file one side cannot read, too.
     assert_eq!(touched_keys(&before, &doc("owner: [\n", "", "")), None);
 }

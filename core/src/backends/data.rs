@@ -423,7 +423,7 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
 pub(crate) fn function_for(path: &str) -> Option<&'static str> {
     if path.ends_with(".json") {
         Some("json_data")
-    } else if path.ends_with(".conf") {
+    } else if path.ends_with(".conf") && !crate::config::environment::is_conf(path) {
         Some("hocon_data")
     } else if path.ends_with(".eyaml") {
         Some("eyaml_lookup_key")

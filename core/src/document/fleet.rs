@@ -16,8 +16,8 @@ use rustc_hash::FxHashMap as HashMap;
 /// The keys whose answers a change from `before` to `after` (one
 /// installation's files in two versions) can change, for any node; `None`
 /// when it can change any key's. Only data files may differ for a set to be
-/// given: a changed hiera.yaml, `puppet.conf`, key pair (`.pem`) or module
-/// metadata changes which files are read, or how; so does a changed data
+/// given: a changed hiera.yaml, `puppet.conf`, `environment.conf`, key pair
+/// (`.pem`) or module metadata changes which files are read, or how; so does a changed data
 /// file that either side cannot read, or whose `lookup_options` changed.
 /// (Manifests, templates and other files no lookup reads are not read here
 /// either.) Else the set is the keys whose values differ between the
@@ -27,9 +27,10 @@ use rustc_hash::FxHashMap as HashMap;
 /// variable, the same in both trees.
 pub fn touched_keys(before: &Hiera, after: &Hiera) -> Option<BTreeSet<String>> {
     let (b, a) = (before.files(), after.files());
-    // What a lookup may read: data, hiera.yaml, puppet.conf, module metadata
-    // and key pairs; not the manifests and templates beside them.
-    let read_by_lookups = |p: &&str| function_for(p).is_some() || p.ends_with(".pem");
+    // What a lookup may read: data, hiera.yaml, puppet.conf, environment.conf,
+    // module metadata and key pairs; not the manifests and templates beside them.
+    let read_by_lookups =
+        |p: &&str| function_for(p).is_some() || p.ends_with(".pem") || crate::config::environment::is_conf(p);
     let paths: BTreeSet<&str> = b.paths().chain(a.paths()).filter(read_by_lookups).collect();
     let mut touched = BTreeSet::new();
     // Who looks each key up (by its first segment), in either version.

@@ -506,10 +506,16 @@ impl Playground {
         let abs = self.absolute(path);
         let problem =
             |e: Error| Problem { line: e.line.unwrap_or(1), column: e.column.unwrap_or(1), message: e.into_message() };
+        let environment = &self.doc.environment;
+        if crate::config::environment::is_conf(&abs) {
+            return crate::modulepath(self.hiera.files(), environment).err().map(problem).into_iter().collect();
+        }
         if abs.ends_with("/hiera.yaml") {
-            let layer = if abs.contains("/modules/") {
+            let modulepath = crate::modulepath(self.hiera.files(), environment).unwrap_or_default();
+            let base = crate::load::fs::parent(&crate::load::fs::parent(&abs));
+            let layer = if modulepath.iter().any(|dir| dir.trim_end_matches('/') == base) {
                 Layer::Module
-            } else if abs.starts_with(&environment_dir(&self.doc.environment)) {
+            } else if abs.starts_with(&environment_dir(environment)) {
                 Layer::Environment
             } else {
                 Layer::Global
@@ -663,6 +669,22 @@ mod tests {
             (problems[0].line, problems[0].message.as_str()),
             (4, "Unable to find 'data_hash' function named 'vault_hiera_hash'")
         );
+    }
+
+    #[test]
+    fn a_module_s_hiera_yaml_is_checked_as_a_module_s_where_the_modulepath_puts_it() {
+        let mut p = Playground::new(Document::from_yaml(DOC).unwrap());
+        let module_only = "version: 5\ndefault_hierarchy:\n  - name: Defaults\n    path: defaults.yaml\n";
+        p.set_file("site/profiles/hiera.yaml", module_only);
+        assert_eq!(p.problems("site/profiles/hiera.yaml").len(), 1, "site/ is not on the default modulepath");
+        p.set_file("environment.conf", "# r10k\nmodulepath = site:modules:$basemodulepath\n");
+        assert_eq!(p.problems("environment.conf"), []);
+        assert_eq!(p.problems("site/profiles/hiera.yaml"), []);
+        p.set_file("environment.conf", "modulepath = site\nnot a setting\n");
+        let problems = p.problems("environment.conf");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let message = "Could not match line not a setting (file: /etc/puppetlabs/code/environments/production/environment.conf, line: 2)";
+        assert_eq!((problems[0].line, problems[0].message.as_str()), (2, message));
     }
 
     #[test]

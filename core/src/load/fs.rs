@@ -147,6 +147,14 @@ impl Files {
     /// names tried against its segments, is refused: the work grows with the
     /// product of its groups and the tree's size.
     pub fn glob(&self, pattern: &str) -> Result<Vec<String>, String> {
+        let mut out = self.glob_entries(pattern)?;
+        out.retain(|p| self.is_file(p));
+        Ok(out)
+    }
+
+    /// The files and directories matching a glob pattern, as Ruby's
+    /// `Dir.glob` gives them (see [`Files::glob`]).
+    pub fn glob_entries(&self, pattern: &str) -> Result<Vec<String>, String> {
         let too_many = || {
             format!(
                 "The glob '{pattern}' has too many alternatives (more than {MAX_ALTERNATIVES} patterns or {MAX_TRIES} names to try)"
@@ -168,7 +176,6 @@ impl Files {
                 self.glob_in(&dir, &segments[named..], &mut out, &mut tries).ok_or_else(too_many)?;
             }
         }
-        out.retain(|p| self.is_file(p));
         Ok(out)
     }
 

@@ -4,6 +4,7 @@
 
 use super::{KeyIndex, Run, CODEDIR, CONFDIR, ENVIRONMENTS};
 use crate::backends::data::DataFile;
+use crate::config::environment;
 use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
 use crate::error::Error;
 use crate::explain::Token;
@@ -229,8 +230,8 @@ impl Run<'_> {
         }
         // Concatenation costs a fraction of `format!`, and this runs for
         // every module a key names.
-        let dir =
-            self.module_bases().iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))?;
+        let bases = self.module_bases().ok()?;
+        let dir = bases.iter().map(|base| [base, name].concat()).find(|dir| self.hiera.files.is_dir(dir))?;
         self.loads_metadata(&dir).then_some(dir)
     }
 
@@ -255,17 +256,22 @@ impl Run<'_> {
         }
     }
 
-    /// The directories of the modulepath that exist: most keys name a
-    /// module, and most installations have no module data.
-    fn module_bases(&self) -> &[String] {
-        self.module_bases.get_or_init(|| {
-            let in_environment = [&self.environment_dir(), "/modules/"].concat();
-            [in_environment.as_str(), "/etc/puppetlabs/code/modules/", "/opt/puppetlabs/puppet/modules/"]
-                .into_iter()
-                .filter(|base| self.hiera.files.is_dir(base))
-                .map(str::to_string)
-                .collect()
-        })
+    /// The directories of the environment's modulepath that exist (most
+    /// keys name a module, and most installations have no module data), or
+    /// why Puppet fails before any lookup: its `environment.conf`.
+    pub(super) fn module_bases(&self) -> Result<&[String], &Error> {
+        let bases = self.module_bases.get_or_init(|| {
+            let conf = environment::read(&self.hiera.files, &self.environment_dir(), self.hiera.scope.environment())?;
+            let mut bases: Vec<String> = Vec::new();
+            for dir in conf.modulepath {
+                let dir = [dir.trim_end_matches('/'), "/"].concat();
+                if self.hiera.files.is_dir(&dir) && !bases.contains(&dir) {
+                    bases.push(dir);
+                }
+            }
+            Ok(bases)
+        });
+        bases.as_deref()
     }
 
     /// `configured_data_providers`: the levels with their locations resolved
