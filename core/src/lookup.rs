@@ -264,6 +264,9 @@ impl<'h> Run<'h> {
         value_type: Option<&str>,
     ) -> Result<Value, Error> {
         self.module_bases().map_err(Error::clone)?;
+        if let Some(t) = value_type {
+            crate::puppet::types::check_lookup_type(t)?;
+        }
         for name in names {
             if let Some((value, _)) = self.adapter_lookup(name, merge)? {
                 if let Some(t) = value_type {

@@ -415,7 +415,7 @@ pub fn not_a_lookup_value(key: &str, function: &str, location: Option<&str>, val
     if let Some(l) = location {
         msg.push_str(&format!(", when using location '{l}',"));
     }
-    let got = crate::puppet::types::Inferred::of(value);
+    let got = crate::puppet::types::Type::infer(value);
     Error::puppet(format!("{msg} has wrong type, expects Puppet::LookupValue, got {got}"))
 }
 

@@ -8,7 +8,7 @@ mod sprintf;
 mod string;
 
 use crate::error::{Error, ErrorKind};
-use crate::puppet::types::{parse_noting_loss, Inferred, Type};
+use crate::puppet::types::{self, parse_type, NewType as Type};
 use crate::value::{Hash, Str, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
@@ -34,7 +34,7 @@ impl Target {
             Value::Array(a) if !a.is_empty() => (a[0].to_ruby_s(), a[1..].to_vec()),
             v => (v.to_ruby_s(), Vec::new()),
         };
-        let (ty, lossy) = parse_noting_loss(&type_text).map_err(|e| {
+        let (ty, lossy) = parse_type(&type_text).map(|t| Type::of(&t)).map_err(|e| {
             Error::lookup(format!(
                 "Invalid data type in lookup_options for key '{key}' could not parse '{type_text}', error: '{e}"
             ))
@@ -128,7 +128,7 @@ fn cannot(v: &Value, to: &str) -> String {
     };
     match v {
         Value::String(s) => format!("'{function}' The string '{s}' cannot be converted to {to}"),
-        v => format!("'{function}' Value of type {} cannot be converted to {to}", Inferred::of(v).generalize()),
+        v => format!("'{function}' Value of type {} cannot be converted to {to}", types::Type::infer(v).generalize()),
     }
 }
 
@@ -201,7 +201,7 @@ fn named_args_mismatch(h: &Hash) -> String {
              Optional['abs'] => Boolean}}] value, got {got}"
         );
     }
-    let got = |v: &Value| Inferred::of(v).generalize();
+    let got = |v: &Value| types::Type::infer(v).generalize();
     let mut errors = Vec::new();
     if h.get(&Str("from")).is_none() {
         errors.push("expects a value for key 'from'".to_string());
@@ -245,7 +245,7 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, Refusal> 
             [Value::Bool(wrap)] => Ok(to_array(value, *wrap)),
             [wrap] => Err(format!(
                 "'new_array' parameter 'wrap' expects a Boolean value, got {}",
-                Inferred::of(wrap).generalize()
+                types::Type::infer(wrap).generalize()
             )),
             _ => Err(format!("'new_array' expects between 1 and 2 arguments, got {}", args.len() + 1)),
         },
@@ -317,7 +317,7 @@ fn number_new(ty: &Type, from: &Value, args: &[Value]) -> Result<Value, String> 
         });
     }
     // The first parameter that does not fit, as the dispatcher describes it.
-    let got = |v: &Value| Inferred::of(v).generalize().to_string();
+    let got = |v: &Value| types::Type::infer(v).generalize().to_string();
     let convertible_type =
         format!("Convertible = Variant[{numbers}, Boolean, Pattern[/{pattern}/], Timespan, Timestamp]");
     let rejected = match (takes_from, radix.filter(|_| !radix_fits), abs) {

@@ -5,7 +5,7 @@
 
 use super::sprintf::{self, Arg, Spec};
 use super::Refusal;
-use crate::puppet::types::{puppet_double_quote, puppet_quote, Inferred};
+use crate::puppet::types::{puppet_double_quote, puppet_quote, Type};
 use crate::value::{Array, Hash, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
@@ -238,7 +238,7 @@ pub(super) fn type_name(v: &Value) -> String {
         Value::Hash(h) if !h.is_empty() && h.keys().all(|k| matches!(k, Value::String(_))) => "Struct".into(),
         Value::Array(_) => "Array".into(),
         Value::Hash(_) => "Hash".into(),
-        v => Inferred::of(v).generalize().to_string(),
+        v => Type::infer(v).generalize().to_string(),
     }
 }
 
