@@ -275,7 +275,8 @@ impl Hiera {
             self.strict_error = config::settings::strict_is_error(self.puppet, &self.files);
             self.data.borrow_mut().clear();
         }
-        self.data.borrow_mut().retain(|(_, p), _| p != path);
+        // A level's path may name the file with empty segments (`dc9//.yaml`).
+        self.data.borrow_mut().retain(|(_, p), _| load::fs::collapsed(p) != path);
         self.configs.borrow_mut().retain(|(_, p), _| p != path);
         // Hierarchies depend on the configurations and on which files exist.
         let resolved = self.resolved.get_mut();

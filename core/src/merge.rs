@@ -372,7 +372,16 @@ struct Knockout {
 
 impl Knockout {
     fn new(prefix: &str) -> Result<Knockout, Error> {
-        let re = regex_lite::Regex::new(&format!("(?m)^(?:{})", crate::puppet::regexp::to_regex_lite(prefix)))
+        // Ruby reads a repeat right after `^` as repeating the anchor
+        // (`^**linux` is `linux` anywhere, `^+x` is `^x`); regex-lite refuses it.
+        let mut rest = prefix;
+        let mut anchored = true;
+        while let Some((repeat, after)) = leading_repeat(rest) {
+            anchored &= !(repeat.starts_with(['*', '?']) || repeat.starts_with("{0") || repeat.starts_with("{,"));
+            rest = after;
+        }
+        let anchor = if anchored { "^" } else { "" };
+        let re = regex_lite::Regex::new(&format!("(?m){anchor}{}", crate::puppet::regexp::translate(rest)))
             .map_err(|e| Error::runtime(format!("invalid knockout_prefix /^{prefix}/: {e}")))?;
         Ok(Knockout { prefix: prefix.to_string(), re })
     }
@@ -390,6 +399,18 @@ impl Knockout {
     fn is_prefix_alone(&self, v: &Value) -> bool {
         matches!(v, Value::String(s) if *s == self.prefix)
     }
+}
+
+/// A repeat operator at the start of a pattern (`*`, `+`, `?`, `{2,3}`),
+/// and what follows it.
+fn leading_repeat(pattern: &str) -> Option<(&str, &str)> {
+    if pattern.starts_with(['*', '+', '?']) {
+        return Some(pattern.split_at(1));
+    }
+    let end = pattern.strip_prefix('{')?.find('}')? + 2;
+    let inner = &pattern[1..end - 1];
+    let counts = !inner.is_empty() && inner.chars().all(|c| c.is_ascii_digit() || c == ',');
+    counts.then(|| pattern.split_at(end))
 }
 
 /// `DeepMerge.deep_merge!(source, dest)` with `preserve_unmergeables: false`.

@@ -381,7 +381,7 @@ impl Loader<'_> {
                 self.count(size_of(&value), at)?;
                 return Ok((value, tree));
             }
-            Event::SequenceStart { anchor } => {
+            Event::SequenceStart { anchor, tag } => {
                 self.enter(at)?;
                 let mut items = Vec::new();
                 let mut children = Vec::new();
@@ -395,12 +395,21 @@ impl Loader<'_> {
                     children.push(s);
                 }
                 self.depth -= 1;
-                (Value::Array(items.into()), Tree { at, children }, anchor)
+                if matches!(tag.as_deref(), Some("tag:yaml.org,2002:omap" | "!omap")) {
+                    let (hash, children) = omap(items, children);
+                    (Value::Hash(hash), Tree { at, children }, anchor)
+                } else {
+                    (Value::Array(items.into()), Tree { at, children }, anchor)
+                }
             }
-            Event::MappingStart { anchor } => {
+            Event::MappingStart { anchor, tag } => {
                 self.enter(at)?;
                 let (hash, children) = self.mapping()?;
                 self.depth -= 1;
+                if matches!(tag.as_deref(), Some("tag:yaml.org,2002:set" | "!set")) {
+                    // Psych makes a Psych::Set, which safe_load refuses.
+                    return Ok(self.defer(disallowed("Psych::Set", at)));
+                }
                 (Value::Hash(hash), Tree { at, children }, anchor)
             }
             _ => return Err(YamlError { message: "unexpected event".into(), at: Some(at), names_file: true }),
@@ -480,6 +489,20 @@ fn merge_sources(value: &Value, tree: &Tree, is_seq: bool) -> Option<Vec<(Value,
         }
     }
     Some(merged.into_iter().collect())
+}
+
+/// Psych's `!!omap`: a Hash (Psych::Omap) of each item's first key and
+/// last value, in order.
+fn omap(items: Vec<Value>, trees: Vec<Tree>) -> (Hash, Vec<Tree>) {
+    let mut hash = Hash::with_capacity(items.len());
+    let mut children = Vec::with_capacity(items.len());
+    for (item, tree) in items.into_iter().zip(trees) {
+        let Value::Hash(pairs) = item else { continue };
+        let (Some(key), Some((_, value))) = (pairs.keys().next(), pairs.iter().next_back()) else { continue };
+        hash.insert(key.clone(), value.clone());
+        children.push(tree.children.last().cloned().unwrap_or(tree));
+    }
+    (hash, children)
 }
 
 fn size_of(value: &Value) -> usize {

@@ -93,12 +93,12 @@ impl Files {
     }
 
     fn text(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(Text::get)
+        self.files.get(&*collapsed(path)).map(Text::get)
     }
 
     /// True for a file.
     pub fn is_file(&self, path: &str) -> bool {
-        !path.ends_with('/') && self.files.contains_key(path)
+        !path.ends_with('/') && self.files.contains_key(&*collapsed(path))
     }
 
     /// True for a directory: something lies below it.
@@ -106,6 +106,7 @@ impl Files {
         if path == "/" {
             return true;
         }
+        let path = collapsed(path);
         let prefix = [path.trim_end_matches('/'), "/"].concat();
         let from = (std::ops::Bound::Included(prefix.as_str()), std::ops::Bound::Unbounded);
         self.files.range::<str, _>(from).next().is_some_and(|(p, _)| p.starts_with(&prefix))
@@ -232,6 +233,22 @@ impl Files {
         }
         Some(())
     }
+}
+
+/// The path as the file system reads it: a hierarchy path whose
+/// interpolations are empty (`data/dc9//.yaml`) names `data/dc9/.yaml` to
+/// Ruby's file calls, as to the operating system's.
+pub(crate) fn collapsed(path: &str) -> std::borrow::Cow<'_, str> {
+    if !path.contains("//") {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The most patterns a glob's `{a,b}` groups may multiply out to.

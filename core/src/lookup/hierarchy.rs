@@ -35,7 +35,7 @@ impl Resolved {
                 Some(levels) => levels
                     .iter_mut()
                     .flat_map(|l| l.locations.iter_mut().flatten())
-                    .filter(|l| l.path == path)
+                    .filter(|l| crate::load::fs::collapsed(&l.path) == path)
                     .for_each(|l| drop(l.data.take())),
                 None => in_use = true,
             }

@@ -50,10 +50,12 @@ pub(super) enum Event {
     },
     SequenceStart {
         anchor: Option<String>,
+        tag: Option<String>,
     },
     SequenceEnd,
     MappingStart {
         anchor: Option<String>,
+        tag: Option<String>,
     },
     MappingEnd,
 }
@@ -176,10 +178,14 @@ unsafe fn convert(e: &unsafe_sys::yaml_event_t) -> Event {
                 }
             }
             unsafe_sys::YAML_SEQUENCE_START_EVENT => {
-                Event::SequenceStart { anchor: name(e.data.sequence_start.anchor) }
+                let start = &e.data.sequence_start;
+                Event::SequenceStart { anchor: name(start.anchor), tag: name(start.tag) }
             }
             unsafe_sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
-            unsafe_sys::YAML_MAPPING_START_EVENT => Event::MappingStart { anchor: name(e.data.mapping_start.anchor) },
+            unsafe_sys::YAML_MAPPING_START_EVENT => {
+                let start = &e.data.mapping_start;
+                Event::MappingStart { anchor: name(start.anchor), tag: name(start.tag) }
+            }
             _ => Event::MappingEnd,
         }
     }
@@ -201,7 +207,7 @@ mod tests {
                 break;
             }
         }
-        assert!(events.contains(&(Event::SequenceStart { anchor: Some("x".into()) }, 0, 3)));
+        assert!(events.contains(&(Event::SequenceStart { anchor: Some("x".into()), tag: None }, 0, 3)));
         let b = Event::Scalar { value: "b".into(), style: Style::SingleQuoted, anchor: None, tag: None };
         assert!(events.contains(&(b, 0, 10)));
         assert!(events.contains(&(Event::Alias("x".into()), 1, 3)));
