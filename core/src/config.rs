@@ -530,10 +530,10 @@ fn check_level_value(key: &str, v: &Value) -> Result<(), String> {
         },
         "paths" | "globs" | "uris" | "mapped_paths" => {
             let Some(a) = v.as_array() else { return Err(expects("an Array", v)) };
-            let (min, max) = if key == "mapped_paths" { (3, 3) } else { (1, usize::MAX) };
-            if a.len() < min || a.len() > max {
-                let range = if max == usize::MAX { format!("{min}, default") } else { format!("{min}, {max}") };
-                return Err(format!("expects size to be {}, got {}", range.replace(", default", " or more"), a.len()));
+            use crate::puppet::types::Ints;
+            let size = if key == "mapped_paths" { Ints::new(3, 3) } else { Ints { from: Some(1), to: None } };
+            if !size.contains(a.len() as i128) {
+                return Err(crate::puppet::types::size_mismatch(&size, &Ints::exactly(a.len())));
             }
             for (i, e) in a.iter().enumerate() {
                 nes(e).map_err(|m| format!("index {i} {m}"))?;

@@ -23,7 +23,8 @@ mod describe;
 mod model;
 mod parse;
 
-pub(crate) use model::{puppet_double_quote, puppet_quote, Type};
+pub(crate) use describe::size_mismatch;
+pub(crate) use model::{puppet_double_quote, puppet_quote, Ints, Type};
 use model::{Floats, Text};
 pub(crate) use parse::parse_type;
 

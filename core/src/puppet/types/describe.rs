@@ -123,9 +123,7 @@ impl Mismatch {
             Kind::MissingKey(k) => format!("{position} expects a value for key '{k}'"),
             Kind::ExtraneousKey(k) => format!("{position} unrecognized key '{k}'"),
             Kind::UnresolvedReference(name) => format!("{position} references an unresolved type '{name}'"),
-            Kind::Size { expected, actual } => {
-                format!("{position} expects size to be {}, got {}", range_text(expected), range_text(actual))
-            }
+            Kind::Size { expected, actual } => format!("{position} {}", size_mismatch(expected, actual)),
             Kind::Type { expected, actual, pattern: true } => {
                 let (e, prefix) = match expected {
                     Type::Optional(Some(t)) => (&**t, "an undef value or "),
@@ -224,6 +222,11 @@ fn detailed_actual(e: &[Type], a: &Type) -> String {
     } else {
         a.simple_name().to_string()
     }
+}
+
+/// `SizeMismatch#message` without its path: `expects size to be 3, got 2`.
+pub(crate) fn size_mismatch(expected: &Ints, actual: &Ints) -> String {
+    format!("expects size to be {}, got {}", range_text(expected), range_text(actual))
 }
 
 /// `SizeMismatch#range_to_s`.
