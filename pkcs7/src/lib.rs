@@ -135,6 +135,10 @@ pub fn decrypt(der: &[u8], key: &PrivateKey, cert: &PublicKey) -> Result<Vec<u8>
     } else {
         return Err(Error::new("wrong content type"));
     };
+    // What fails in OpenSSL's `PKCS7_dataDecode` (no recipient for the
+    // certificate, a cipher it cannot set up) is followed by
+    // `PKCS7_decrypt`'s own error, the last one, which is what Ruby reports.
+    let decrypt_error = || Error::new("decrypt error");
     let issuer = &cert.0.tbs_certificate.issuer;
     let serial = &cert.0.tbs_certificate.serial_number;
     let recipient = envelope
@@ -152,8 +156,8 @@ pub fn decrypt(der: &[u8], key: &PrivateKey, cert: &PublicKey) -> Result<Vec<u8>
             },
             _ => None,
         })
-        .ok_or_else(|| Error::new("no recipient matches certificate"))?;
-    let Some(private) = &key.0 else { return Err(Error::new("decrypt error")) };
+        .ok_or_else(decrypt_error)?;
+    let Some(private) = &key.0 else { return Err(decrypt_error()) };
     // OpenSSL answers a wrong key with a random content key (against
     // Bleichenbacher's attack), which then fails the padding check.
     let bad_decrypt = || Error::new("bad decrypt");
@@ -164,7 +168,7 @@ pub fn decrypt(der: &[u8], key: &PrivateKey, cert: &PublicKey) -> Result<Vec<u8>
         .parameters
         .as_ref()
         .and_then(|p| p.decode_as::<OctetString>().ok())
-        .ok_or_else(|| Error::new("cipher parameter error"))?;
+        .ok_or_else(decrypt_error)?;
     let data = content.encrypted_content.as_ref().map(|c| c.as_bytes()).unwrap_or_default();
     let oid = content.content_enc_alg.oid;
     let plain = if oid == AES_256_CBC {
@@ -174,7 +178,7 @@ pub fn decrypt(der: &[u8], key: &PrivateKey, cert: &PublicKey) -> Result<Vec<u8>
     } else if oid == AES_128_CBC {
         cbc_decrypt::<aes::Aes128>(&content_key, iv.as_bytes(), data)
     } else {
-        return Err(Error::new("unsupported cipher type"));
+        return Err(decrypt_error());
     };
     plain.ok_or_else(bad_decrypt)
 }
