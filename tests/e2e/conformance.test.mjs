@@ -20,8 +20,9 @@ async function knownFailures() {
   return new Set(text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
 }
 
-// Puppet 7.23's cases, then the same recorded from OpenVox 8.28.1 (each says `puppet: 8`).
-for (const dir of ["cases", "puppet8"]) test(`every conformance case of ${dir}/, opened in the page, gives Puppet's recorded results`, async () => {
+// Puppet 7.23's cases, the same recorded from OpenVox 8.28.1 (each says `puppet: 8`), and
+// this project's own, recorded from both.
+for (const dir of ["cases", "puppet8", "own"]) test(`every conformance case of ${dir}/, opened in the page, gives Puppet's recorded results`, async () => {
   const CASES = `${ROOT}tests/conformance/${dir}/`;
   const known = await knownFailures();
   const names = (await readdir(CASES)).filter((f) => f.endsWith(".yaml")).sort();
@@ -51,7 +52,8 @@ for (const dir of ["cases", "puppet8"]) test(`every conformance case of ${dir}/,
         (s.description ?? "").trim() === (data.description ?? "").trim() &&
         JSON.stringify(s.paths) === JSON.stringify(paths) &&
         JSON.stringify(s.rows.map((r) => r.key)) === JSON.stringify(labels) &&
-        s.rows.every((r) => r.status === "found" || r.status === "error"),
+        // Until the eyaml and HOCON module arrives, its levels say it is not loaded yet.
+        s.rows.every((r) => r.status === "found" || (r.status === "error" && !/is not loaded \(yet\)/.test(r.error ?? ""))),
       { message: `${name} to be shown`, timeout: 10000 },
     );
     counts.cases += 1;
