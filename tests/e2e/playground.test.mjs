@@ -159,7 +159,7 @@ test("the page works with the plain editor while CodeMirror is not there", async
   assert.deepEqual(errors, []);
 });
 
-pageTest("facts, presets, node name and environment change the results", async ({ page }) => {
+pageTest("facts, presets, node name and environment change the results", async ({ page, answers, asked }) => {
   const facts = page.locator("[data-testid=facts-editor]");
   const factsText = await facts.inputValue();
   assert.match(factsText, /^role: web$/m);
@@ -193,7 +193,16 @@ pageTest("facts, presets, node name and environment change the results", async (
   await factsError.waitFor({ state: "detached" });
   assert.deepEqual((await rows(page)).map((r) => r.json), before.map((r) => r.json));
 
-  // A preset sets the facts and the node: a RedHat database server.
+  // A preset does not replace facts of the work's own unasked: declined, they stay.
+  const typed = await facts.inputValue();
+  await page.locator("[data-testid=facts-preset]").selectOption({ label: "RHEL / Rocky 9" });
+  await eventually(() => asked.length, (n) => n === 1, { message: "the question" });
+  assert.match(asked[0].message, /^Replace the facts \(\d+ lines\) with those of the RHEL \/ Rocky 9 preset\?$/);
+  assert.equal(await facts.inputValue(), typed);
+  assert.equal(await page.locator("[data-testid=facts-preset]").inputValue(), "", "the preset menu goes back to its label");
+
+  // Accepted, the preset sets the facts and the node: a RedHat database server.
+  answers.push(true);
   await page.locator("[data-testid=facts-preset]").selectOption({ label: "RHEL / Rocky 9" });
   await attrWhen(rowAt(page, 4), "data-value-json", '"Managed by Puppet on RedHat 9"');
   assert.equal(await page.locator("[data-testid=node-input]").inputValue(), "db01.example.com");
@@ -222,6 +231,22 @@ pageTest("facts, presets, node name and environment change the results", async (
   assert.match(explain, /Using configuration "\/etc\/puppetlabs\/code\/environments\/staging\/hiera\.yaml"/);
   assert.match(await page.locator(".file-tree .tree-root").first().innerText(), /environments\/staging\//);
   assert.equal(await rowAt(page, 0).getAttribute("data-value-json"), "80", "the data moves with the environment");
+});
+
+pageTest("facts pasted from another node name the node, unless the node was named otherwise", async ({ page, answers }) => {
+  const facts = page.locator("[data-testid=facts-editor]");
+  const node = page.locator("[data-testid=node-input]");
+  answers.push(true);
+  await page.locator("[data-testid=facts-preset]").selectOption({ label: "Debian 12" });
+  await eventually(() => node.inputValue(), (n) => n === "web01.example.com", { message: "the preset's node" });
+  // facter -y of web09: the node was the facts' own, so it follows them.
+  await facts.fill("networking:\n  fqdn: web09.example.com\nos:\n  family: Debian\nrole: web\n");
+  await eventually(() => node.inputValue(), (n) => n === "web09.example.com", { message: "the pasted facts' node" });
+  // A node named by hand stays.
+  await node.fill("custom.example.com");
+  await facts.fill("networking:\n  fqdn: web10.example.com\nos:\n  family: Debian\nrole: web\n");
+  await eventually(() => facts.inputValue(), (t) => t.includes("web10"));
+  assert.equal(await node.inputValue(), "custom.example.com");
 });
 
 pageTest("the All keys tab lists every key the node resolves, with its value and source", async ({ page }) => {

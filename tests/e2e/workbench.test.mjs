@@ -179,7 +179,7 @@ test("the keyboard: ? lists the shortcuts, t opens a file, e the editor, a a loo
 });
 
 test("facts: a PuppetDB factset pasted gives the node's facts and name; presets of current platforms in Facter 4's layout", async () => {
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  const { page, errors, context, answers, asked } = await openPage(env.browser, env.server.url);
   await page.locator("[data-testid=node-input]").fill("");
   const factset = JSON.stringify([{ certname: "pdb01.example.com", environment: "production", facts: { data: [
     { name: "role", value: "web" }, { name: "os", value: { family: "RedHat", release: { major: "9" } } },
@@ -190,11 +190,13 @@ test("facts: a PuppetDB factset pasted gives the node's facts and name; presets 
   // The motd names the OS family the factset gave.
   const motd = page.locator('[data-testid=lookup-row][data-key="profile::base::motd"]');
   await eventually(() => motd.getAttribute("data-value-json"), (v) => v === '"Managed by Puppet on RedHat 9"');
-  // A preset: Debian 13's facts, fetched when chosen.
+  // A preset: Debian 13's facts, fetched when chosen, in place of the factset once that is agreed.
+  answers.push(true);
   await page.selectOption("[data-testid=facts-preset]", { label: "Debian 13" });
   await eventually(() => page.inputValue("[data-testid=facts-editor]"), (t) => /codename: trixie/.test(t));
   assert.equal(await page.inputValue("[data-testid=node-input]"), "web02.example.com");
   await eventually(() => motd.getAttribute("data-value-json"), (v) => v === '"Managed by Puppet on Debian 13"');
+  assert.equal(asked.length, 1, "asked before the factset was replaced");
   assert.deepEqual(errors, []);
   await context.close();
 });

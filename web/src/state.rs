@@ -493,11 +493,17 @@ impl State {
         match parse_facts(&text) {
             Ok(read) => {
                 self.facts_error = None;
-                // A factset or `puppet facts find` names its node beside the facts.
-                let name = read.certname.filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
+                // Facts of another node (a factset, `facter -y` pasted from it)
+                // name it: the node follows, unless it was named otherwise.
+                // A `clientcert` fact names the node by itself.
+                let new_name = read.node_name().filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
                 self.with_engine(|e| {
-                    if let Some(name) = name.filter(|_| e.document().node.is_none()) {
-                        e.set_node_name(Some(name));
+                    let doc = e.document();
+                    let old_name =
+                        hiera_core::facts::NodeFacts { facts: doc.facts.clone(), ..Default::default() }.node_name();
+                    let followed = doc.node.is_none() || doc.node == old_name;
+                    if followed && doc.node != new_name {
+                        e.set_node_name(new_name);
                     }
                     e.set_facts(read.facts)
                 });

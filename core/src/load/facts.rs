@@ -18,6 +18,19 @@ pub struct NodeFacts {
     pub environment: Option<String>,
 }
 
+impl NodeFacts {
+    /// The node these facts are of: the certname, else the `networking.fqdn`
+    /// or `fqdn` fact (what `facter -y` of the node says it is called).
+    pub fn node_name(&self) -> Option<String> {
+        let text = |v: &Value| Some(v.to_ruby_s()).filter(|s| !s.is_empty());
+        let networking = self.facts.get(&Str("networking")).and_then(Value::as_hash);
+        self.certname
+            .clone()
+            .or_else(|| networking.and_then(|n| n.get(&Str("fqdn"))).and_then(text))
+            .or_else(|| self.facts.get(&Str("fqdn")).and_then(text))
+    }
+}
+
 /// Why a text holds no facts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactsError {
@@ -116,6 +129,15 @@ mod tests {
         assert_eq!((pdb.environment.as_deref(), pdb.facts.len()), (Some("staging"), 2));
         assert_eq!(read("  \n").unwrap(), NodeFacts::default());
         assert_eq!(read(&to_text(&facter.facts)).unwrap().facts, facter.facts);
+    }
+
+    #[test]
+    fn a_node_is_named_by_its_certname_else_its_fully_qualified_name() {
+        let name = |text: &str| read(text).unwrap().node_name();
+        assert_eq!(name("networking:\n  fqdn: web03.example.com\nfqdn: old\n").as_deref(), Some("web03.example.com"));
+        assert_eq!(name("fqdn: web04.example.com\n").as_deref(), Some("web04.example.com"));
+        assert_eq!(name("clientcert: c\nnetworking:\n  fqdn: f\n").as_deref(), Some("c"));
+        assert_eq!(name("os:\n  family: Debian\n"), None);
     }
 
     #[test]

@@ -55,10 +55,12 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
     });
     let on_preset = {
         let dispatch = props.dispatch.clone();
+        let current = props.facts.clone();
         Callback::from(move |e: Event| {
             let select = e.target_unchecked_into::<HtmlSelectElement>();
-            if let Some(&(_, node, file)) = select.value().parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
+            if let Some(&(label, node, file)) = select.value().parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
                 let dispatch = dispatch.clone();
+                let current = current.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let facts = match file {
                         "" => Ok(String::new()),
@@ -66,6 +68,14 @@ pub fn node_panel(props: &NodePanelProps) -> Html {
                     };
                     match facts {
                         Ok(facts) => {
+                            // The facts are the work's own: they are not replaced unasked.
+                            let lines = current.lines().count();
+                            let replaces = !current.trim().is_empty() && *current != *facts;
+                            let question =
+                                format!("Replace the facts ({lines} lines) with those of the {label} preset?");
+                            if replaces && !crate::browser::confirm(&question) {
+                                return;
+                            }
                             dispatch.emit(Action::SetFacts(facts));
                             dispatch.emit(Action::SetNode(node.to_string()));
                         }
