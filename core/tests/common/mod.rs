@@ -11,16 +11,16 @@ pub fn conformance_dir() -> PathBuf {
 }
 
 /// Every case recorded from Puppet, sorted: the vendored shared ones
-/// (`cases/`, `puppet8/`, `backends/`), this project's own (`own/`) and the
-/// page's gallery.
+/// (`cases/`, `puppet8/`, `backends/`), this project's own (`own/`), the
+/// YAML test suite's documents (`yaml-suite/`) and the page's gallery.
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
-    let mut paths: Vec<PathBuf> =
-        [dir.join("cases"), dir.join("puppet8"), dir.join("backends"), dir.join("own"), dir.join("../../www/examples")]
-            .iter()
-            .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .collect();
+    let mut paths: Vec<PathBuf> = ["cases", "puppet8", "backends", "own", "yaml-suite", "../../www/examples"]
+        .map(|d| dir.join(d))
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
     paths.sort();
     paths
 }
