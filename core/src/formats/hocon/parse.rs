@@ -543,7 +543,14 @@ fn number(word: &str) -> Option<Value> {
         return None;
     }
     if !word.contains(['.', 'e', 'E']) {
-        return word.parse::<i128>().ok().map(|i| Value::Integer(Int::from(i)));
+        // Ruby's `Integer()`: a leading zero makes the digits octal, and
+        // a word that is not an octal number stays text (`08`).
+        let (sign, digits) = word.strip_prefix('-').map_or((1, word), |d| (-1, d));
+        let parsed = match digits.strip_prefix('0').filter(|rest| !rest.is_empty()) {
+            Some(octal) => i128::from_str_radix(octal, 8),
+            None => digits.parse::<i128>(),
+        };
+        return parsed.ok().filter(|_| !digits.starts_with(['+', '-'])).map(|i| Value::Integer(Int::from(sign * i)));
     }
     let f: f64 = word.parse().ok()?;
     if f.fract() == 0.0 && f.abs() < 1e38 {
