@@ -228,19 +228,28 @@ fn substitution(chars: &[char]) -> (Tok, usize) {
 /// A key or substitution path: unquoted text split at dots, quoted strings whole.
 fn path_of(tokens: &[(Tok, usize)]) -> Option<Vec<String>> {
     let mut path = vec![String::new()];
+    // A quoted segment may be empty (`"" = 1`); an unquoted one may not (`a..b`).
+    let mut quoted = vec![false];
     for (tok, _) in tokens {
         match tok {
-            Tok::Quoted(s) | Tok::Whitespace(s) => path.last_mut()?.push_str(s),
+            Tok::Quoted(s) => {
+                path.last_mut()?.push_str(s);
+                *quoted.last_mut()? = true;
+            }
+            Tok::Whitespace(s) => path.last_mut()?.push_str(s),
             Tok::Unquoted(s) => {
                 let mut parts = s.split('.');
                 path.last_mut()?.push_str(parts.next()?);
-                path.extend(parts.map(String::from));
+                for part in parts {
+                    path.push(part.to_string());
+                    quoted.push(false);
+                }
             }
             Tok::End => {}
             _ => return None,
         }
     }
-    (!path.iter().any(String::is_empty)).then_some(path)
+    path.iter().zip(&quoted).all(|(segment, quoted)| *quoted || !segment.is_empty()).then_some(path)
 }
 
 /// A value as read, before substitutions are resolved.
@@ -374,7 +383,8 @@ impl Parser {
     fn include(&mut self) -> Result<bool, Error> {
         let start = self.at;
         self.bump();
-        if !matches!(self.peek(), Tok::Whitespace(_)) {
+        // `include "a.conf"`, or with the quote right after the word.
+        if !matches!(self.peek(), Tok::Whitespace(_) | Tok::Quoted(_)) {
             self.at = start;
             return Ok(false);
         }
@@ -403,14 +413,22 @@ impl Parser {
             self.at = start;
             return self.fail(format!("Expecting a key but got wrong token: {t} (if you intended {t} {QUOTE_HINT}"));
         };
+        // A separator may stand on a line of its own.
+        let after_key = self.at;
+        self.skip(true);
+        if !matches!(self.peek(), Tok::Equals | Tok::Colon | Tok::PlusEquals) {
+            self.at = after_key;
+        }
         match self.peek() {
             Tok::Equals | Tok::Colon => {
                 self.bump();
+                self.skip(true);
                 Ok((path, self.value()?))
             }
             Tok::PlusEquals => {
                 let line = self.line();
                 self.bump();
+                self.skip(true);
                 let value = self.value()?;
                 let previous = Piece::Subst { path: path.clone(), text: String::new(), optional: true, line };
                 Ok((path, Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))])))
@@ -488,9 +506,17 @@ impl Parser {
                     self.bump();
                     break;
                 }
-                Tok::Comma | Tok::Newline => {
+                Tok::Comma => {
                     self.bump();
                     self.skip(true);
+                }
+                Tok::Newline => {
+                    // A comma on the next line separates like one on this.
+                    self.skip(true);
+                    if *self.peek() == Tok::Comma {
+                        self.bump();
+                        self.skip(true);
+                    }
                 }
                 t => {
                     let t = t.describe();
@@ -705,7 +731,8 @@ impl Resolver<'_> {
         }
         if real.iter().all(|(v, _)| matches!(v, Value::Hash(_))) {
             let mut merged = Hash::default();
-            for (v, _) in real.iter().rev() {
+            // Each object over the ones before it, its keys first (`withFallback`).
+            for (v, _) in real.iter() {
                 if let Value::Hash(h) = v {
                     merged = merge_hashes(h.clone(), merged);
                 }
