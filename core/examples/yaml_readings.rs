@@ -5,7 +5,8 @@
 //! array with `{"ok": value}` or `{"err": message}` for each. Values are
 //! tagged so that no reading collapses into another: `{"s": ..}` a string,
 //! `{"sym": ..}` a symbol, `{"i": "..."}` an integer, `{"f": ..}` a float,
-//! `{"a": [..]}` an array, `{"h": [[key, value], ..]}` a hash in order.
+//! `{"a": [..]}` an array, `{"h": [[key, value], ..]}` a hash in order,
+//! `{"bin": [bytes]}` a binary string.
 
 use hiera_core::Value;
 use serde_json::{json, Value as Json};
@@ -23,6 +24,7 @@ fn tagged(v: &Value) -> Json {
         Value::Array(a) => json!({ "a": a.iter().map(tagged).collect::<Vec<_>>() }),
         Value::Hash(h) => json!({ "h": h.iter().map(|(k, v)| json!([tagged(k), tagged(v)])).collect::<Vec<_>>() }),
         Value::Sensitive(_) => json!({ "other": "Sensitive" }),
+        Value::Binary(b) => json!({ "bin": b.to_vec() }),
     }
 }
 

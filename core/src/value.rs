@@ -232,6 +232,9 @@ pub enum Value {
     Hash(Hash),
     /// A `Sensitive` wrapper, made by `convert_to`.
     Sensitive(Box<Value>),
+    /// A binary string, as Psych decodes YAML's `!!binary`: Ruby's
+    /// ASCII-8BIT `String`, which Puppet prints only when it is UTF-8.
+    Binary(Box<[u8]>),
 }
 
 // Three words, the size of a `String`, which is most of what parsed data holds.
@@ -252,6 +255,7 @@ impl PartialEq for Value {
             (Array(a), Array(b)) => a == b,
             (Hash(a), Hash(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
             (Sensitive(a), Sensitive(b)) => a == b,
+            (Binary(a), Binary(b)) => a == b,
             _ => false,
         }
     }
@@ -289,6 +293,7 @@ impl StdHash for Value {
             // Order-independent, to agree with `eq`.
             Value::Hash(h) => h.len().hash(state),
             Value::Sensitive(v) => v.hash(state),
+            Value::Binary(b) => b.hash(state),
         }
     }
 }
@@ -403,6 +408,7 @@ impl Value {
                 out.push('}');
             }
             Value::Sensitive(_) => out.push_str("#<Sensitive [value redacted]:0x0000000000000000>"),
+            Value::Binary(b) => out.push_str(&inspect_binary(b)),
         }
     }
 
@@ -419,6 +425,7 @@ impl Value {
             Value::Array(_) => "Array",
             Value::Hash(_) => "Hash",
             Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+            Value::Binary(_) => "String",
         }
     }
 
@@ -430,6 +437,7 @@ impl Value {
             Value::Symbol(s) => s.to_string(),
             Value::Undef => String::new(),
             Value::Sensitive(_) => "Sensitive [value redacted]".to_string(),
+            Value::Binary(b) => String::from_utf8_lossy(b).into_owned(),
             _ => self.inspect(),
         }
     }
@@ -470,6 +478,32 @@ pub fn ruby_float(f: f64) -> String {
         let esign = if e < 0 { '-' } else { '+' };
         format!("{sign}{first}.{rest}e{esign}{:02}", e.abs())
     }
+}
+
+/// Ruby's `inspect` of a binary (ASCII-8BIT) string: printable ASCII as it
+/// is, the usual escapes, every other byte as `\xNN`.
+pub fn inspect_binary(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'#' if matches!(bytes.get(i + 1), Some(b'{' | b'$' | b'@')) => out.push_str("\\#"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x0c => out.push_str("\\f"),
+            0x0b => out.push_str("\\v"),
+            0x08 => out.push_str("\\b"),
+            0x07 => out.push_str("\\a"),
+            0x1b => out.push_str("\\e"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\x{b:02X}")),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Ruby's `String#inspect` for UTF-8 strings.

@@ -324,6 +324,11 @@ pub fn outcome(answer: &Answer) -> Expect {
             rendered: "Sensitive [value redacted]".into(),
             type_name: crate::puppet::types::generalized(v),
         },
+        // A binary string is printed as its text, where it is UTF-8.
+        Ok(Value::Binary(b)) => match std::str::from_utf8(b) {
+            Ok(text) => Expect::Rendered { rendered: text.to_string(), type_name: "String".into() },
+            Err(_) => Expect::Error("source sequence is illegal/malformed utf-8".into()),
+        },
         Ok(v) => match v.to_json() {
             Ok(_) => Expect::Value(v.clone()),
             Err(e) => Expect::Error(e.to_string()),

@@ -89,6 +89,11 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), N
         Value::String(s) => string(out, s),
         Value::Symbol(s) => string(out, s),
         Value::Sensitive(_) => string(out, "Sensitive [value redacted]"),
+        // Ruby's generator refuses a string that is not UTF-8.
+        Value::Binary(b) => match std::str::from_utf8(b) {
+            Ok(s) => string(out, s),
+            Err(_) => return Err(NotJson("source sequence is illegal/malformed utf-8".into())),
+        },
         Value::Array(a) => {
             out.push('[');
             for (n, v) in a.iter().enumerate() {

@@ -541,11 +541,36 @@ fn scalar(text: String, style: Style, tag: Option<&str>, at: Position) -> Result
                 names_file: true,
             }),
         },
+        "tag:yaml.org,2002:binary" | "!binary" => Ok(Value::Binary(unpack_base64(&text).into())),
         t if t.starts_with("!ruby/sym") => Ok(Value::Symbol(text.into())),
         t if t.starts_with("!ruby/") => Err(disallowed(t.trim_start_matches("!ruby/object:"), at)),
         _ if quoted => Ok(Value::String(text)),
         _ => tokenize(text, at),
     }
+}
+
+/// Ruby's `unpack('m')`, as Psych decodes `!!binary`: characters outside
+/// base64's alphabet are passed over, decoding stops at `=`, and a last group
+/// of two or three characters gives one or two bytes.
+fn unpack_base64(text: &str) -> Vec<u8> {
+    use base64::engine::{general_purpose::GeneralPurpose, DecodePaddingMode, GeneralPurposeConfig};
+    use base64::Engine as _;
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let mut digits: String = text
+        .chars()
+        .take_while(|&c| c != '=')
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/'))
+        .collect();
+    // A lone character left over makes no byte.
+    if digits.len() % 4 == 1 {
+        digits.pop();
+    }
+    LENIENT.decode(digits).unwrap_or_default()
 }
 
 /// Why a plain scalar's YAML 1.1 reading may surprise, if it may.
@@ -1269,6 +1294,7 @@ fn scalar_text(v: &Value, indent: usize) -> String {
         Value::Array(_) => "[]".into(),
         Value::Hash(_) => "{}".into(),
         Value::Sensitive(_) => "Sensitive [value redacted]".into(),
+        Value::Binary(b) => string_text(&String::from_utf8_lossy(b), indent),
     }
 }
 

@@ -15,6 +15,7 @@ pub fn type_name(v: &Value) -> &'static str {
         Value::Hash(h) if h.keys().all(|k| matches!(k, Value::String(_))) => "Struct",
         Value::Hash(_) => "Hash",
         Value::Sensitive(_) => "Sensitive",
+        Value::Binary(_) => "String",
     }
 }
 
@@ -40,7 +41,7 @@ pub fn described(v: &Value) -> String {
             let f = crate::value::ruby_float(*f);
             format!("Float[{f}, {f}]")
         }
-        Value::String(_) => "String".into(),
+        Value::String(_) | Value::Binary(_) => "String".into(),
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
         Value::Sensitive(_) => "Sensitive".into(),
         Value::Array(a) => {
@@ -324,6 +325,7 @@ pub fn generalized(v: &Value) -> String {
         Value::String(_) => "String".into(),
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
         Value::Sensitive(inner) => format!("Sensitive[{}]", generalized(inner)),
+        Value::Binary(_) => "String".into(),
         Value::Array(a) => format!("Array[{}]", common(a.iter())),
         Value::Hash(h) => format!("Hash[{}, {}]", common(h.keys()), common(h.values())),
     }

@@ -361,6 +361,7 @@ impl Formats {
             Value::String(s) => string(s, f),
             Value::Symbol(s) => string(s, f),
             Value::Sensitive(_) => Ok(f.fit("Sensitive [value redacted]")),
+            Value::Binary(b) => string(&String::from_utf8_lossy(b), f),
             Value::Array(_) | Value::Hash(_) => self.string(v, Scalars::Default, TOP_LEVEL),
         }
     }

@@ -11,6 +11,10 @@ use std::mem::discriminant;
 impl Type {
     /// `instance?`: whether the value is one of the type's.
     pub fn instance(&self, v: &Value) -> bool {
+        // A binary string is a String to the type system.
+        if let Value::Binary(b) = v {
+            return self.instance(&Value::String(String::from_utf8_lossy(b).into_owned()));
+        }
         match self {
             Type::Any | Type::Unit => true,
             Type::Undef => matches!(v, Value::Undef),
@@ -342,6 +346,7 @@ impl Type {
             Value::String(s) => Type::String(Text::Value(s.clone())),
             Value::Symbol(_) => Type::Runtime(Some("ruby".into()), Some("Symbol".into())),
             Value::Sensitive(inner) => Type::Sensitive(Box::new(Type::infer(inner).generalize())),
+            Value::Binary(b) => Type::String(Text::Value(String::from_utf8_lossy(b).into_owned())),
             Value::Array(_) | Value::Hash(_) => Type::infer(v),
         }
     }
