@@ -21,8 +21,8 @@ async function knownFailures() {
 }
 
 // Puppet 7.23's cases, the same recorded from OpenVox 8.28.1 (each says `puppet: 8`), this
-// project's own and the YAML test suite's documents, recorded from both.
-for (const dir of ["cases", "puppet8", "own", "yaml-suite"]) test(`every conformance case of ${dir}/, opened in the page, gives Puppet's recorded results`, async () => {
+// project's own and the YAML test suite's and ruby-hocon's documents, recorded from both.
+for (const dir of ["cases", "puppet8", "own", "yaml-suite", "hocon-suite"]) test(`every conformance case of ${dir}/, opened in the page, gives Puppet's recorded results`, async () => {
   const CASES = `${ROOT}tests/conformance/${dir}/`;
   const known = await knownFailures();
   const names = (await readdir(CASES)).filter((f) => f.endsWith(".yaml")).sort();

@@ -320,19 +320,21 @@ pub fn shell(s: &str) -> String {
 pub fn outcome(answer: &Answer) -> Expect {
     match &answer.result {
         Err(e) => Expect::Error(e.message.clone()),
-        Ok(v @ Value::Sensitive(_)) => Expect::Rendered {
-            rendered: "Sensitive [value redacted]".into(),
-            type_name: crate::puppet::types::generalized(v),
+        Ok(v) => match (v.to_json(), rich_rendering(v)) {
+            (Err(e), _) => Expect::Error(e.to_string()),
+            (Ok(_), Some(rendered)) => Expect::Rendered { rendered, type_name: crate::puppet::types::generalized(v) },
+            (Ok(_), None) => Expect::Value(v.clone()),
         },
-        // A binary string is printed as its text, where it is UTF-8.
-        Ok(Value::Binary(b)) => match std::str::from_utf8(b) {
-            Ok(text) => Expect::Rendered { rendered: text.to_string(), type_name: "String".into() },
-            Err(_) => Expect::Error("source sequence is illegal/malformed utf-8".into()),
-        },
-        Ok(v) => match v.to_json() {
-            Ok(_) => Expect::Value(v.clone()),
-            Err(e) => Expect::Error(e.to_string()),
-        },
+    }
+}
+
+/// How Puppet prints a value that is not plain data: a `Sensitive` as
+/// redacted, a binary string (YAML's `!!binary`) as its text.
+pub fn rich_rendering(v: &Value) -> Option<String> {
+    match v {
+        Value::Sensitive(_) => Some("Sensitive [value redacted]".into()),
+        Value::Binary(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        _ => None,
     }
 }
 

@@ -640,8 +640,8 @@ fn unknown_functions(config: &crate::config::HieraConfig) -> Vec<Problem> {
 /// A value in the page's forms; a value JSON cannot hold (a non-finite
 /// float) fails as `--render-as json` fails.
 pub fn render(value: &Value) -> Result<Rendered, crate::formats::json::NotJson> {
-    let rich = matches!(value, Value::Sensitive(_)).then(|| "Sensitive [value redacted]".to_string());
     let json = value.to_json()?;
+    let rich = crate::case::rich_rendering(value);
     Ok(Rendered {
         value: value.clone(),
         json,

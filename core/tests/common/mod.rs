@@ -12,15 +12,17 @@ pub fn conformance_dir() -> PathBuf {
 
 /// Every case recorded from Puppet, sorted: the vendored shared ones
 /// (`cases/`, `puppet8/`, `backends/`), this project's own (`own/`), the
-/// YAML test suite's documents (`yaml-suite/`) and the page's gallery.
+/// YAML test suite's and ruby-hocon's documents (`yaml-suite/`,
+/// `hocon-suite/`) and the page's gallery.
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
-    let mut paths: Vec<PathBuf> = ["cases", "puppet8", "backends", "own", "yaml-suite", "../../www/examples"]
-        .map(|d| dir.join(d))
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
+    let mut paths: Vec<PathBuf> =
+        ["cases", "puppet8", "backends", "own", "yaml-suite", "hocon-suite", "../../www/examples"]
+            .map(|d| dir.join(d))
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
     paths.sort();
     paths
 }

@@ -281,6 +281,18 @@ struct Parser {
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
 
+/// ruby-hocon's `add_quote_suggestion`: the message, and the hint to quote
+/// the token, which it leaves out for the end of the file.
+fn with_quote_hint(message: String, t: &Tok) -> String {
+    match t {
+        Tok::End => message,
+        t => {
+            let t = t.describe();
+            format!("{message} (if you intended {t} {QUOTE_HINT}")
+        }
+    }
+}
+
 impl Parser {
     fn peek(&self) -> &Tok {
         &self.tokens[self.at].0
@@ -310,20 +322,27 @@ impl Parser {
 
     fn root(&mut self) -> Result<Node, Error> {
         self.skip(true);
-        match self.peek() {
+        // A list is read, errors and all, before its place is refused.
+        let (node, list_at) = match self.peek() {
             Tok::OpenCurly => {
                 self.bump();
-                let object = self.object(true)?;
-                self.skip(true);
-                match self.peek() {
-                    Tok::End => Ok(object),
-                    t => {
-                        self.fail(format!("Document has trailing tokens after first object or array: {}", t.describe()))
-                    }
-                }
+                (self.object(true)?, None)
             }
-            Tok::OpenSquare => self.fail(" has type LIST rather than object at file root".into()),
-            _ => self.object(false),
+            Tok::OpenSquare => {
+                let line = self.line();
+                self.bump();
+                (self.array()?, Some(line))
+            }
+            _ => return self.object(false),
+        };
+        self.skip(true);
+        if *self.peek() != Tok::End {
+            let t = self.peek().describe();
+            return self.fail(format!("Document has trailing tokens after first object or array: {t}"));
+        }
+        match list_at {
+            Some(line) => Err(Error { message: " has type LIST rather than object at file root".into(), line }),
+            None => Ok(node),
         }
     }
 
@@ -353,7 +372,7 @@ impl Parser {
                     return self.fail(hint);
                 }
                 Tok::End if !braced => break,
-                Tok::End => return self.fail("End of file reached while an object was still open".into()),
+                Tok::End => return self.fail("expecting a close brace or a field name here, got end of file".into()),
                 _ if include && self.include()? => {}
                 _ => {
                     let (path, value) = self.field()?;
@@ -362,8 +381,15 @@ impl Parser {
             }
             self.skip(false);
             match self.peek() {
-                Tok::Comma | Tok::Newline => {
+                Tok::Comma => {
                     self.bump();
+                }
+                Tok::Newline => {
+                    // A comma on the next line separates like one on this.
+                    self.skip(true);
+                    if *self.peek() == Tok::Comma {
+                        self.bump();
+                    }
                 }
                 Tok::CloseCurly | Tok::End => {}
                 t => {
@@ -383,12 +409,12 @@ impl Parser {
     fn include(&mut self) -> Result<bool, Error> {
         let start = self.at;
         self.bump();
-        // `include "a.conf"`, or with the quote right after the word.
-        if !matches!(self.peek(), Tok::Whitespace(_) | Tok::Quoted(_)) {
+        // `include "a.conf"`, with the quote right after the word or on a later line.
+        if !matches!(self.peek(), Tok::Whitespace(_) | Tok::Quoted(_) | Tok::Newline) {
             self.at = start;
             return Ok(false);
         }
-        self.skip(false);
+        self.skip(true);
         if !matches!(self.peek(), Tok::Quoted(_) | Tok::Unquoted(_)) {
             self.at = start;
             return Ok(false);
@@ -411,14 +437,10 @@ impl Parser {
         let Some(path) = path_of(&key_tokens).filter(|_| !key_tokens.is_empty()) else {
             let t = self.tokens[start].0.describe();
             self.at = start;
-            return self.fail(format!("Expecting a key but got wrong token: {t} (if you intended {t} {QUOTE_HINT}"));
+            return self.fail(format!("expecting a close brace or a field name here, got {t}"));
         };
         // A separator may stand on a line of its own.
-        let after_key = self.at;
         self.skip(true);
-        if !matches!(self.peek(), Tok::Equals | Tok::Colon | Tok::PlusEquals) {
-            self.at = after_key;
-        }
         match self.peek() {
             Tok::Equals | Tok::Colon => {
                 self.bump();
@@ -435,8 +457,8 @@ impl Parser {
             }
             Tok::OpenCurly => Ok((path, self.value()?)),
             t => {
-                let t = t.describe();
-                self.fail(format!("Key '{}' may not be followed by token: {t}", path.join(".")))
+                let message = format!("Key '{}' may not be followed by token: {}", path.join("."), t.describe());
+                self.fail(with_quote_hint(message, t))
             }
         }
     }
@@ -473,9 +495,8 @@ impl Parser {
                     Piece::Node(self.array()?)
                 }
                 t if pieces.is_empty() => {
-                    let t = t.describe();
-                    return self
-                        .fail(format!("Expecting a value but got wrong token: {t} (if you intended {t} {QUOTE_HINT}"));
+                    let message = format!("Expecting a value but got wrong token: {}", t.describe());
+                    return self.fail(with_quote_hint(message, &t));
                 }
                 _ => break,
             };
@@ -496,6 +517,13 @@ impl Parser {
             self.bump();
             self.depth -= 1;
             return Ok(Node::Array(items));
+        }
+        if !matches!(
+            self.peek(),
+            Tok::Quoted(_) | Tok::Unquoted(_) | Tok::Substitution { .. } | Tok::OpenCurly | Tok::OpenSquare
+        ) {
+            let t = self.peek().describe();
+            return self.fail(format!("List should have ] or a first element after the open [, instead had token: {t} (if you want {t} to be part of a string value, then double-quote it)"));
         }
         loop {
             items.push(self.value()?);
