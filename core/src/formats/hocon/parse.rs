@@ -691,6 +691,17 @@ fn without_self(value: Node, path: &[String]) -> Node {
                 .filter(|p| !matches!(p, Piece::Subst { path: sp, optional: true, .. } if sp == path))
                 .collect(),
         ),
+        // `b.c += 3` with no `b` before: the field inside is new too.
+        Node::Object(fields) => Node::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| {
+                    let inner = [path, std::slice::from_ref(&k)].concat();
+                    let v = without_self(v, &inner);
+                    (k, v)
+                })
+                .collect(),
+        ),
         other => other,
     }
 }
