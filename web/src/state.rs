@@ -499,8 +499,8 @@ impl State {
                 let new_name = read.node_name().filter(|_| !read.facts.contains_key(&Value::from("clientcert")));
                 self.with_engine(|e| {
                     let doc = e.document();
-                    let old_name =
-                        hiera_core::facts::NodeFacts { facts: doc.facts.clone(), ..Default::default() }.node_name();
+                    // The earlier facts' own name (without cloning them on each keystroke).
+                    let old_name = hiera_core::facts::fqdn(&doc.facts);
                     let followed = doc.node.is_none() || doc.node == old_name;
                     if followed && doc.node != new_name {
                         e.set_node_name(new_name);

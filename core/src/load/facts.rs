@@ -22,13 +22,15 @@ impl NodeFacts {
     /// The node these facts are of: the certname, else the `networking.fqdn`
     /// or `fqdn` fact (what `facter -y` of the node says it is called).
     pub fn node_name(&self) -> Option<String> {
-        let text = |v: &Value| Some(v.to_ruby_s()).filter(|s| !s.is_empty());
-        let networking = self.facts.get(&Str("networking")).and_then(Value::as_hash);
-        self.certname
-            .clone()
-            .or_else(|| networking.and_then(|n| n.get(&Str("fqdn"))).and_then(text))
-            .or_else(|| self.facts.get(&Str("fqdn")).and_then(text))
+        self.certname.clone().or_else(|| fqdn(&self.facts))
     }
+}
+
+/// The node facts alone name: `networking.fqdn`, else `fqdn`.
+pub fn fqdn(facts: &Hash) -> Option<String> {
+    let text = |v: &Value| Some(v.to_ruby_s()).filter(|s| !s.is_empty());
+    let networking = facts.get(&Str("networking")).and_then(Value::as_hash);
+    networking.and_then(|n| n.get(&Str("fqdn"))).and_then(text).or_else(|| facts.get(&Str("fqdn")).and_then(text))
 }
 
 /// Why a text holds no facts.
