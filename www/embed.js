@@ -11,10 +11,11 @@
 // of the document in the case format (puppet, node, facts, lookups with their
 // merges and defaults, nodes), as "Report it" writes it.
 //
-// Each group becomes an iframe of the playground in embed mode, created when
-// it scrolls into view. The document goes to the iframe by postMessage, so
-// the playground itself reads it; the iframe only ever tells this page its
-// height.
+// Each group becomes an iframe of the playground in embed mode, created a
+// screen or so before it scrolls into view, so that it is ready and has its
+// height when it is seen (no jump of the page). The document goes to the
+// iframe by postMessage, so the playground itself reads it; the iframe only
+// ever tells this page its height.
 (function () {
   const script = document.currentScript;
   const base = new URL(".", script ? script.src : document.baseURI).href;
@@ -87,7 +88,7 @@
           upgrade(e.target);
         }
       }
-    }, { rootMargin: "200px" });
+    }, { rootMargin: "1000px 0px" });
     groups.forEach((g) => seen.observe(g));
   }
 

@@ -115,11 +115,63 @@ test("the documentation page's blocks become live playgrounds that fit their hei
     ([outer, inner]) => Math.abs(outer - inner) <= 24,
   );
   assert.ok(heights[0] > 150, `iframe height ${heights[0]}`);
-  // The second block is below the fold: it is only made when scrolled to.
-  assert.equal(await v.page.locator("iframe.hiera-playground-frame").count(), 1);
   await v.page.getByRole("heading", { name: "Deep" }).scrollIntoViewIfNeeded();
   await eventually(() => v.page.locator("iframe.hiera-playground-frame").count(), (n) => n === 2);
   await v.page.screenshot({ path: `${SCREENSHOTS}/demo-page.png`, fullPage: true });
+  assert.deepEqual(v.errors, []);
+  await v.context.close();
+});
+
+test("embeds on another site's page have their height before they are seen: the page never jumps", async () => {
+  const v = await openPage(env.browser);
+  const demo = await readFile(`${ROOT}www/demo.html`, "utf8");
+  const block = demo.match(/<div class="hiera-playground"[\s\S]*?<\/div>/)[0];
+  const sections = Array.from({ length: 5 }, (_, i) => `<h2>Example ${i + 1}</h2><p style="height:1100px">Text.</p>${block}`);
+  // A docs site is another site than the playground's, and a browser stops
+  // telling such frames of their size while they are off-screen. Both are
+  // served here by name (the browser would not let a public page reach
+  // this machine's addresses).
+  const guide = `<!doctype html><meta charset="utf-8"><title>Guide</title><body>${sections.join("")}<p style="height:1500px"></p><script src="http://playground.test/embed.js"></script></body>`;
+  const docs = "http://docs.test/guide.html";
+  await v.page.route(docs, (route) => route.fulfill({ contentType: "text/html", body: guide }));
+  await v.page.route("http://playground.test/**", async (route) => {
+    const response = await route.fetch({ url: route.request().url().replace("http://playground.test/", env.server.url) });
+    await route.fulfill({ response });
+  });
+  await v.page.addInitScript(() => {
+    window.shifts = [];
+    new PerformanceObserver((list) => window.shifts.push(...list.getEntries().map((e) => e.value))).observe({ type: "layout-shift" });
+  });
+  await v.page.goto(docs);
+  const frames = v.page.locator("iframe.hiera-playground-frame");
+  // Made a screen ahead of the reader, not all at once.
+  await eventually(() => frames.count(), (n) => n === 1);
+  const viewport = v.page.viewportSize().height;
+  for (let i = 0; i < 5; i++) {
+    const frame = frames.nth(i);
+    // Just below the fold: made, loaded, and not seen yet.
+    await v.page.evaluate(([i, viewport]) => {
+      const heading = document.querySelectorAll("h2")[i];
+      window.scrollTo(0, heading.offsetTop + heading.offsetHeight + 1100 - viewport - 100);
+    }, [i, viewport]);
+    await eventually(() => frames.count(), (n) => n > i, { message: `frame ${i + 1} made` });
+    const made = Date.now();
+    const inside = await eventually(() => v.page.frames().filter((f) => f.url().includes("?embed"))[i], Boolean);
+    await attrWhen(inside.locator("[data-testid=lookup-row]").first(), "data-value-json", '{"a":"common value","b":"per-node override","c":"other common value","d":"per-node value"}');
+    const ready = Date.now() - made;
+    assert.ok(ready < 2000, `frame ${i + 1} ready ${ready} ms after it was made`);
+    const contentHeight = () => inside.evaluate(() => document.querySelector(".embed").scrollHeight);
+    const unseen = await eventually(
+      async () => [await frame.evaluate((f) => [parseFloat(f.style.height), f.getBoundingClientRect().top]), await contentHeight()],
+      ([[outer], inner]) => outer === inner + 10,
+      { message: `frame ${i + 1} sized off-screen` },
+    );
+    assert.ok(unseen[0][1] > viewport, `frame ${i + 1} is off-screen (top ${unseen[0][1]})`);
+    await frame.scrollIntoViewIfNeeded();
+    await v.page.waitForTimeout(300);
+    assert.equal(await frame.evaluate((f) => parseFloat(f.style.height)), unseen[0][0], `frame ${i + 1} kept its height when seen`);
+  }
+  assert.deepEqual(await v.page.evaluate(() => window.shifts.filter((s) => s > 0.0001)), []);
   assert.deepEqual(v.errors, []);
   await v.context.close();
 });

@@ -261,33 +261,58 @@ pub fn copy(text: &str) {
     }
 }
 
-/// Tells the embedding page how tall this page is, so the iframe fits.
+/// Whether the page is in a frame of another page.
+pub fn in_frame() -> bool {
+    web_sys::window().is_some_and(|w| w.parent().ok().flatten().is_some_and(|p| p != w))
+}
+
+thread_local! {
+    /// The height last told to the embedding page.
+    static TOLD_HEIGHT: std::cell::Cell<i32> = const { std::cell::Cell::new(-1) };
+}
+
+/// Tells the embedding page how tall this page is, so the iframe fits; a
+/// height already told is not told again.
 pub fn post_height() {
     // The app's own height: the document's would never shrink below the frame's.
     let app = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".embed").ok().flatten());
     let Some(height) = app.map(|e| e.scroll_height() + 8) else { return };
-    post_message("hiera-playground:height", Some(height));
+    if TOLD_HEIGHT.with(|told| told.replace(height)) != height {
+        post_message("hiera-playground:height", Some(height));
+    }
 }
 
 /// Posts the page's height to the parent now and whenever it changes; the
 /// watching stops when the returned guard is dropped.
 pub fn watch_height() -> Option<impl Drop> {
     struct Watch {
-        observer: web_sys::ResizeObserver,
-        // JavaScript calls it for as long as the observer lives.
+        resized: web_sys::ResizeObserver,
+        changed: web_sys::MutationObserver,
+        // JavaScript calls it for as long as the observers live.
         _callback: Closure<dyn FnMut()>,
     }
     impl Drop for Watch {
         fn drop(&mut self) {
-            self.observer.disconnect();
+            self.resized.disconnect();
+            self.changed.disconnect();
         }
     }
     let app = web_sys::window()?.document()?.query_selector(".embed").ok()??;
     let callback = Closure::<dyn FnMut()>::new(post_height);
-    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-    observer.observe(&app);
+    let resized = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    resized.observe(&app);
+    // A browser stops telling an off-screen frame of another site that it
+    // resized until it is scrolled to, and the host page would jump then;
+    // a change to the page is told at once, and its height measured there.
+    let changed = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    let what = web_sys::MutationObserverInit::new();
+    what.set_child_list(true);
+    what.set_subtree(true);
+    what.set_attributes(true);
+    what.set_character_data(true);
+    changed.observe_with_options(&app, &what).ok()?;
     post_height();
-    Some(Watch { observer, _callback: callback })
+    Some(Watch { resized, changed, _callback: callback })
 }
 
 /// Tells the embedding page something (`hiera-playground:ready`).

@@ -159,6 +159,8 @@ fn opening(shared: Option<Result<share::Shared, share::ShareError>>, mine: Mine)
     let param = |k: &str| query.iter().find(|(q, _)| q == k).map(|(_, v)| v.clone());
     if has("embed") {
         let (file, lookup) = (param("file"), param("lookup").and_then(|l| l.parse::<usize>().ok()));
+        // In a frame without a link, the document is on its way from www/embed.js.
+        let waiting = shared.is_none() && browser::in_frame();
         let mut state = match shared {
             Some(Ok(s)) => State::shared(s),
             Some(Err(e)) => State::with_notice(welcome(), &e.to_string()),
@@ -170,7 +172,7 @@ fn opening(shared: Option<Result<share::Shared, share::ShareError>>, mine: Mine)
         if lookup.is_some() {
             state.selected = lookup;
         }
-        state.view = View::Embed { readonly: has("readonly"), file, lookup };
+        state.view = View::Embed { readonly: has("readonly"), file, lookup, waiting };
         return state;
     }
     match shared {

@@ -50,6 +50,10 @@ pub enum View {
         file: Option<String>,
         /// `&lookup=N`: only this lookup.
         lookup: Option<usize>,
+        /// Until the embedding page's document arrives (`www/embed.js`
+        /// sends it): nothing is shown, and no height is told, so that the
+        /// host page never sizes its frame for a document it did not send.
+        waiting: bool,
     },
 }
 
@@ -343,6 +347,17 @@ impl State {
             engine.set_hocon(backends.hocon.clone());
         }
         self.engine = Rc::new(RefCell::new(engine));
+        if let View::Embed { file, lookup, waiting, .. } = &mut self.view {
+            *waiting = false;
+            if let Some(f) =
+                file.as_ref().filter(|f| self.engine.borrow().document().files.iter().any(|(p, _)| p == *f))
+            {
+                self.open_file = Some(f.clone());
+            }
+            if lookup.is_some() {
+                self.selected = *lookup;
+            }
+        }
         self.evaluate();
     }
 

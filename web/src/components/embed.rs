@@ -22,7 +22,10 @@ pub struct EmbedProps {
 pub fn embed(props: &EmbedProps) -> Html {
     let (state, dispatch) = (&props.state, &props.dispatch);
     let link = use_share_link(Some(state.clone()));
-    let View::Embed { readonly, file, lookup } = &state.view else { return html! {} };
+    let View::Embed { readonly, file, lookup, waiting } = &state.view else { return html! {} };
+    if *waiting {
+        return html! { <div class="embed" data-testid="embed" data-waiting="true" aria-busy="true" /> };
+    }
     let doc = state.document();
     let shown = doc.files.iter().map(|(p, _)| p).filter(|p| !p.ends_with('/') && file.as_ref().is_none_or(|f| f == *p));
     let tabs: Html = shown

@@ -99,11 +99,17 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
 }
 
 /// An embedded page takes its document from the page that embeds it
-/// (www/embed.js), and from no one else; and tells it how tall it is
-/// whenever that changes (the editor arriving, a result growing).
+/// (www/embed.js), and from no one else; and, once that document is shown,
+/// tells it how tall it is whenever that changes (the editor arriving, a
+/// result growing), even while the frame is off-screen.
 #[hook]
 pub fn use_embedding(state: &UseReducerHandle<State>) {
     let (dispatch, embedded) = (state.dispatcher(), matches!(state.view, View::Embed { .. }));
+    let shown = matches!(state.view, View::Embed { waiting: false, .. });
+    use_effect_with(shown, |shown| {
+        let observer = shown.then(browser::watch_height).flatten();
+        move || drop(observer)
+    });
     use_effect_with(embedded, move |embedded| {
         let listener = embedded.then(|| {
             parent_messages(move |data: wasm_bindgen::JsValue| {
@@ -118,8 +124,7 @@ pub fn use_embedding(state: &UseReducerHandle<State>) {
                 }
             })
         });
-        let observer = embedded.then(browser::watch_height).flatten();
-        move || drop((listener, observer))
+        move || drop(listener)
     });
 }
 
