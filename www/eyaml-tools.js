@@ -74,15 +74,17 @@ export function render(host, app) {
   const fail = (text) => app.notify(text, true);
   host.replaceChildren();
 
+  // A few lines at most: the panel sits above the files being edited.
   host.append(
     el("div", { class: "eyaml-head" },
       el("h2", {}, "eyaml"),
+      el("span", { class: "muted" }, "keys and encryption in this browser, as ", code("eyaml createkeys"), " and ",
+        code("eyaml encrypt"), " do"),
       el("button", { type: "button", class: "icon", "aria-label": "Close eyaml", onclick: () => app.close() }, "×")),
-    el("p", { class: "muted" }, "Keys and encryption happen in this browser, as ", code("eyaml createkeys"), " and ",
-      code("eyaml encrypt"), " do."),
   );
   if (hasKeys) {
-    host.append(el("p", { testid: "eyaml-keys" }, "Key pair: ", code(PRIVATE_KEY), ", ", code(PUBLIC_KEY)));
+    const to = cert ? [", encrypting to ", code(cert[0])] : [];
+    host.append(el("p", { testid: "eyaml-keys" }, "Key pair: ", code(PRIVATE_KEY), ", ", code(PUBLIC_KEY), ...to));
   } else {
     const make = el("button", { type: "button", testid: "eyaml-create-keys" }, "Make a key pair");
     make.addEventListener("click", async () => {
@@ -90,8 +92,9 @@ export function render(host, app) {
       make.textContent = "Making keys…";
       try {
         const [privatePem, publicPem] = await createKeys();
+        // The panel names the new files and the private-key bar says where the key
+        // goes; the file being edited stays open.
         app.addFiles([[PUBLIC_KEY, publicPem], [PRIVATE_KEY, privatePem]]);
-        app.notify(`Made a key pair: ${PRIVATE_KEY} and ${PUBLIC_KEY}. The private key stays in this browser unless you include it in a link or an export.`, false);
       } catch (e) {
         fail(`Could not make a key pair: ${e?.message ?? e}`);
         make.disabled = false;
@@ -143,6 +146,6 @@ export function render(host, app) {
   });
   if (!cert) for (const b of form.querySelectorAll("button")) b.disabled = true;
   host.append(form);
-  if (cert) host.append(el("p", { class: "muted" }, "Encrypts to ", code(cert[0])));
+  if (cert && !hasKeys) host.append(el("p", { class: "muted" }, "Encrypts to ", code(cert[0])));
   host.append(result);
 }

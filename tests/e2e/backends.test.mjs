@@ -134,14 +134,21 @@ test("make keys, encrypt a value into a file, and look it up decrypted", async (
   await replaceEditorText(page, "profile::db::password: ");
 
   await page.click("[data-testid=eyaml-button]");
+  await page.locator("[data-testid=eyaml-create-keys]").waitFor();
+  const workspaceTop = async () => (await page.locator(".workspace").boundingBox()).y;
+  const before = await workspaceTop();
   await page.click("[data-testid=eyaml-create-keys]");
   await page.locator("[data-testid=eyaml-keys]").waitFor({ timeout: 15000 });
+  const moved = (await workspaceTop()) - before;
+  assert.ok(moved <= 40, `the files moved ${moved}px down`);
   const paths = await filePaths(page);
   assert.ok(paths.includes("/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem"), paths.join(", "));
   assert.ok(paths.includes("/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem"));
 
-  // Back to the data file, the cursor after the key, then encrypt a typed value there.
-  await openFile(page, "data/secrets.eyaml");
+  // The data file stays in the editor, and one bar (the private key's) is all that is added above it.
+  assert.equal(await page.locator(".file-title code").innerText(), "data/secrets.eyaml");
+  assert.equal(await page.locator("[data-testid=notice]").count(), 0);
+  // The cursor after the key, then encrypt a typed value there.
   await page.locator("[data-testid=editor] .cm-content").click();
   await page.keyboard.press("Control+End");
   await page.fill("[data-testid=eyaml-plaintext]", "hunter2");

@@ -244,8 +244,8 @@ pub enum Action {
     Notify(Notice),
     /// The optional backends have loaded: decrypt eyaml and read HOCON with them.
     BackendsReady(Rc<crate::backends::Backends>),
-    /// Add files (a new key pair), leaving any that exist as they are; the
-    /// first is opened.
+    /// Add files (a new key pair), leaving any that exist as they are and
+    /// the editor on the file it shows.
     AddFiles(Vec<(String, String)>),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
@@ -537,16 +537,13 @@ impl State {
         });
     }
 
-    /// Adds the files the document does not have yet (an opened folder's or
-    /// a drop's), showing the first.
+    /// Adds the files the document does not have yet (a new key pair); the
+    /// file being edited stays in the editor.
     fn add_files(&mut self, files: Vec<(String, String)>) {
         let new: Vec<(String, String)> = {
             let doc = self.document();
             files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
         };
-        if let Some((first, _)) = new.first() {
-            self.open_file = Some(first.clone());
-        }
         self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
     }
 

@@ -57,9 +57,9 @@ pub fn secrets_bar(state: &State, dispatch: &Callback<Action>) -> Html {
         <div class="secrets-bar" data-testid="secrets-bar">
             <span>{ format!("This document holds {what} ({}). ", keys.join(", ")) }
                 if state.include_private_keys {
-                    { "Share links and exported zips include it: whoever gets them can decrypt its values." }
+                    { "Links and exported zips include it: whoever gets them can decrypt its values." }
                 } else {
-                    { "Share links and exported zips leave it out, so their eyaml values fail to decrypt, as on a Puppet without the key." }
+                    { "Links and exported zips leave it out (their eyaml values fail, as on a Puppet without the key)." }
                 }
             </span>
             <label><input type="checkbox" data-testid="include-private-keys" checked={state.include_private_keys} onchange={toggle} />{ " Include private keys" }</label>
