@@ -88,6 +88,31 @@ test("nodes from presets, their answers side by side, and what an edit changed s
   await context.close();
 });
 
+test("on a desktop the results widen for the matrix and the keys: three nodes side by side, whole", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 1440, height: 900 } });
+  const results = page.locator(".results");
+  const narrow = (await results.boundingBox()).width;
+  await openNodes(page);
+  await addNode(page, "db01.example.com", "RHEL / Rocky 9");
+  await addNode(page, "web02.example.com", "Debian 12");
+  // Every node's column is within the panel, none scrolled out of sight.
+  const right = (await results.boundingBox()).x + (await results.boundingBox()).width;
+  for (const node of await page.locator("[data-testid=fleet-node]").all()) {
+    const box = await node.boundingBox();
+    assert.ok(box.x + box.width <= right, `${await node.innerText()} ends at ${box.x + box.width}, the panel at ${right}`);
+  }
+  const scroller = page.locator(".fleet-scroll");
+  assert.ok(await scroller.evaluate((e) => e.scrollWidth <= e.clientWidth), "the matrix fits without scrolling");
+  await page.screenshot({ path: `${SCREENSHOTS}/fleet-wide.png` });
+  // All keys' values get room too; Why gives the editor its width back.
+  await page.click("[data-testid=tab-all-keys]");
+  assert.ok((await results.boundingBox()).width > narrow * 1.4);
+  await page.click("[data-testid=tab-why]");
+  assert.equal((await results.boundingBox()).width, narrow);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the matrix on a phone scrolls sideways inside its panel", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
   await openNodes(page);

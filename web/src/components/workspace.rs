@@ -26,7 +26,8 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) ->
     let environment = AttrValue::from(doc.environment.clone());
     let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     html! {
-        <main class="workspace">
+        // Nodes, All keys and Explain are tables and long paths: they take the width the editor can spare.
+        <main class={classes!("workspace", matches!(state.tab, Tab::Nodes | Tab::AllKeys | Tab::Explain).then_some("wide-results"))}>
             <aside class="pane sidebar">
                 <FileTree {paths} open={state.open_file.clone()} environment={environment.clone()} dispatch={dispatch.clone()} />
                 <NodePanel puppet={doc.puppet} node={AttrValue::from(doc.node.clone().unwrap_or_default())} {environment} facts={state.facts_text.clone()}
@@ -44,7 +45,7 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) ->
             </section>
             <section class="pane results">
                 <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
-                    keys={state.engine().data_keys()} dispatch={dispatch.clone()} />
+                    keys={state.engine().data_keys()} dispatch={dispatch.clone()} why_shown={state.tab == Tab::Why} />
                 <div class="tabs" role="tablist">
                     { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes")]
                         .into_iter().map(|(tab, label, testid)| html! {
@@ -52,7 +53,7 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) ->
                                 onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
                         }) }
                 </div>
-                <div class="tab-body">{ tab_body(state, dispatch, panels) }</div>
+                <div class="tab-body" id="results-body" tabindex="-1">{ tab_body(state, dispatch, panels) }</div>
             </section>
         </main>
     }
