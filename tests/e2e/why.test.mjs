@@ -222,6 +222,10 @@ test("the welcome example's failing lookup says why: the key's dots split a key 
   assert.ok(warnings.some((w) => w.includes('quoted: profile::web::vhosts."www.example.com".')), warnings.join("\n"));
   assert.equal(await page.locator("[data-testid=warning][data-kind=dotted-key] [data-testid=warning-doc]").getAttribute("href"),
     "https://help.puppet.com/core/8/content/puppetcore/puppet_lookup.htm");
+  // Why tells it; the row does not tell it again, until another tab is on show.
+  assert.equal(await row.locator(".row-warnings .warning").count(), 0);
+  await page.click("[data-testid=tab-explain]");
+  await eventually(() => row.locator(".row-warnings .warning").count(), (n) => n === 1, { message: "the row's warning back" });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -30,7 +30,17 @@ test("pinning a value makes the row say whether the lookup still gives it, kept 
   await openFile(page, "data/nodes/web01.example.com.yaml");
   await replaceEditorText(page, "profile::web::port: 9090\n");
   await eventually(() => badge(page, 0).getAttribute("data-state"), (s) => s === "fail");
-  assert.match(await badge(page, 0).innerText(), /expected value 8080, got value 9090/);
+  // The answer is on the row already: the badge says only what was expected.
+  assert.equal(await badge(page, 0).innerText(), "✗ expected value 8080");
+  assert.equal(await rowAt(page, 0).locator("[data-testid=lookup-value]").innerText(), "9090");
+  // An error is told once on the row, not again by the badge.
+  await replaceEditorText(page, "profile::web::port: \"%{lookup('profile::web::port')}\"\n");
+  await eventually(() => rowAt(page, 0).getAttribute("data-status"), (s) => s === "error");
+  const row = await rowAt(page, 0).innerText();
+  assert.equal(row.match(/Recursive lookup detected/g)?.length, 1, row);
+  assert.equal(await badge(page, 0).innerText(), "✗ expected value 8080");
+  await replaceEditorText(page, "profile::web::port: 9090\n");
+  await eventually(() => rowAt(page, 0).getAttribute("data-value-json"), (v) => v === "9090");
   // The pin is part of the saved work (and of Save, share links and exports).
   await eventually(() => savedWork(page), (t) => /expect:\n\s+value: 8080/.test(t));
   await gotoReady(page, env.server.url);
@@ -114,14 +124,42 @@ test("start from nothing: a blank document, a new lookup with the cursor in its 
 });
 
 test("the keyboard: ? lists the shortcuts, t opens a file, e the editor, a a lookup, ] and [ step; a skip link; the theme says which is on", async () => {
-  const { page, errors, context } = await openPage(env.browser, env.server.url);
-  // Tab from the top of the page reaches the skip link first; it moves focus past the file tree.
+  const { page, errors, context, answers, asked } = await openPage(env.browser, env.server.url);
+  // Tab from the top of the page reaches the skip links first; the first moves focus past the file tree.
   await page.keyboard.press("Tab");
-  const skip = page.locator(".skip-link");
+  const skip = page.locator(".skip-link").first();
   assert.ok(await skip.evaluate((el) => el === document.activeElement), "the skip link is first");
   assert.ok((await skip.boundingBox()).y >= 0, "and shows when focused");
   await page.keyboard.press("Enter");
   await eventually(() => page.evaluate(() => document.activeElement?.id), (id) => id === "editor-pane");
+  // The next two go to the selected lookup and to Why.
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.id);
+  await skip.focus();
+  await page.keyboard.press("Tab");
+  assert.equal(await focused(), "skip-to-lookups");
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(), "lookup-row");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-selected")), "true");
+  await page.click("[data-testid=tab-explain]");
+  await page.locator("[data-testid=skip-to-why]").focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(), "results-body");
+  await attrWhen(page.locator("[data-testid=tab-why]"), "aria-selected", "true");
+
+  // In the file tree the arrows move between entries, Enter opens a file, F2 renames it.
+  await page.locator("[data-testid=file-entry][data-path='hiera.yaml']").focus();
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), "SUMMARY");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.path), "data/common.yaml");
+  await page.keyboard.press("Enter");
+  await page.locator(".file-title code", { hasText: "data/common.yaml" }).waitFor();
+  answers.push(false);
+  await page.keyboard.press("F2");
+  await eventually(() => asked.length, (n) => n === 1, { message: "the rename prompt" });
+  assert.equal(asked[0].message, "Rename data/common.yaml to:");
+  await page.keyboard.press("End");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.path), "data/roles/web.yaml");
   await page.locator("body").click({ position: { x: 5, y: 790 } });
   await page.keyboard.press("?");
   const help = page.locator("[data-testid=shortcuts]");

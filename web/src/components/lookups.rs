@@ -36,6 +36,10 @@ pub struct LookupsProps {
     /// Shows only this lookup.
     #[prop_or_default]
     pub only: Option<usize>,
+    /// Whether Why is on show: it tells the selected lookup's warnings, so
+    /// its row does not tell them again.
+    #[prop_or_default]
+    pub why_shown: bool,
 }
 
 /// Props of [`KnownKeys`].
@@ -136,8 +140,10 @@ pub fn lookups(props: &LookupsProps) -> Html {
             <KnownKeys keys={props.keys.clone()} />
             <ol class="lookup-list" ref={list} {onkeydown} {onclick} {onfocusin} role="listbox" aria-label="Lookups">
                 { for props.lookups.iter().enumerate().filter(|(i, _)| props.only.is_none_or(|o| o == *i)).map(|(i, l)| {
-                    // A warning about the document (a hierarchy path) is told once, on the first row that meets it.
-                    let fresh: Vec<&Warning> = props.results.get(i).filter(|_| !unkeyed(l)).map_or(Vec::new(), |r| {
+                    // A warning about the document (a hierarchy path) is told once, on the first row that meets it;
+                    // the selected row's are told by Why while it is on show.
+                    let told_by_why = props.why_shown && props.selected == Some(i);
+                    let fresh: Vec<&Warning> = props.results.get(i).filter(|_| !unkeyed(l) && !told_by_why).map_or(Vec::new(), |r| {
                         let mut told = told.borrow_mut();
                         let fresh: Vec<&Warning> = r.warnings.iter().filter(|w| !told.contains(&w.message.as_str())).collect();
                         told.extend(fresh.iter().map(|w| w.message.as_str()));
@@ -182,6 +188,11 @@ fn focus_row(list: &NodeRef, index: usize) {
 
 fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) -> Html {
     let selected = props.selected == Some(i);
+    // The list is one stop for Tab: the selected row (the first while none
+    // is), its controls, and nothing of the other rows; arrow keys move
+    // between rows.
+    let stop = selected || (props.selected.is_none() && i == props.only.unwrap_or(0));
+    let inner = (!selected).then_some("-1");
     let update = {
         let (dispatch, lookup) = (props.dispatch.clone(), l.clone());
         move |change: Box<dyn Fn(&mut CaseLookup)>| {
@@ -237,27 +248,27 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
     html! {
         <li class={classes!("lookup-row", selected.then_some("selected"))} data-testid="lookup-row"
             data-key={l.key_label()} data-merge={(!merge.strategy.is_empty()).then(|| merge.strategy.clone())} data-status={status} data-value-json={value_json} data-value-rendered={rendered}
-            data-error={error} data-index={i.to_string()} role="option" aria-selected={selected.to_string()} tabindex="0">
+            data-error={error} data-index={i.to_string()} role="option" aria-selected={selected.to_string()} tabindex={if stop { "0" } else { "-1" }}>
             <div class="lookup-inputs">
                 <input class="key" type="text" list="known-keys" value={key_text} placeholder="key (several: a, b)"
-                    aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} />
-                { merge_menu(&merge, &set_merge, props.readonly) }
+                    aria-label="Key" spellcheck="false" autocomplete="off" data-testid="lookup-key" oninput={on_key} readonly={props.readonly} tabindex={inner} />
+                { merge_menu(&merge, &set_merge, props.readonly, inner) }
                 <input class="default" type="text" value={default_text} placeholder="default" aria-label="Default value"
-                    spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} />
+                    spellcheck="false" autocomplete="off" data-testid="lookup-default" oninput={on_default} readonly={props.readonly} tabindex={inner} />
                 if !props.readonly {
-                    <button type="button" class="icon" data-testid="pin" aria-pressed={pinned.to_string()} onclick={pin}
+                    <button type="button" class="icon" data-testid="pin" aria-pressed={pinned.to_string()} onclick={pin} tabindex={inner}
                         aria-label={if pinned { "Forget the expected answer" } else { "Pin this answer as expected" }}
                         title={if pinned { "Forget the expected answer" } else { "Pin this answer as expected: the row then tells whether the lookup still gives it, and hiera-lookup conformance runs the saved document as a test" }}>
                         { if pinned { "★" } else { "☆" } }</button>
-                    <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove}>{ "×" }</button>
+                    <button type="button" class="icon" aria-label="Remove lookup" title="Remove lookup" onclick={remove} tabindex={inner}>{ "×" }</button>
                 }
             </div>
             if merge.strategy == "deep" { { deep_options(&merge, &set_merge, props.readonly) } }
             if empty { <p class="muted" data-testid="lookup-empty">{ "Type a key to look it up." }</p> }
-            { result.map(|r| answer_view(r, props)).unwrap_or_default() }
+            { result.map(|r| answer_view(r, l, props)).unwrap_or_default() }
             if !warnings.is_empty() {
                 <ul class="row-warnings">
-                    { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ crate::components::why::doc_link(w) }</li> }) }
+                    { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ crate::components::why::doc_link(w, inner) }</li> }) }
                 </ul>
             }
         </li>
@@ -266,14 +277,16 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
 
 /// A row's answer: the value or error, whether it is the expected one, and
 /// what the other Puppet answers where that differs.
-fn answer_view(result: &Evaluation, props: &LookupsProps) -> Html {
+fn answer_view(result: &Evaluation, lookup: &CaseLookup, props: &LookupsProps) -> Html {
+    // The answer is just above: a failed pin says only what was expected.
+    let expected = lookup.expect.as_ref().map(hiera_core::case::describe).unwrap_or_default();
     html! {
         <>
             { outcome_view(&result.outcome, props.format, "lookup") }
             if let Some(check) = result.expectation.as_ref() {
                 <p class={classes!("expectation", if check.is_ok() { "pass" } else { "fail" })} data-testid="expectation"
-                    data-state={if check.is_ok() { "pass" } else { "fail" }}>
-                    { match check { Ok(()) => "✓ the expected answer".to_string(), Err(diff) => format!("✗ {diff}") } }
+                    data-state={if check.is_ok() { "pass" } else { "fail" }} title={check.as_ref().err().map(|diff| diff.to_string())}>
+                    { if check.is_ok() { "✓ the expected answer".to_string() } else { format!("✗ expected {expected}") } }
                 </p>
             }
             if let Some(other) = result.other_puppet.as_ref() {
@@ -286,15 +299,15 @@ fn answer_view(result: &Evaluation, props: &LookupsProps) -> Html {
 /// Changes one merge option of a row, keeping the others.
 type SetMerge = Rc<dyn Fn(Box<dyn Fn(&mut MergeOptions)>)>;
 
-/// The merge strategy menu.
-fn merge_menu(merge: &MergeOptions, set_merge: &SetMerge, readonly: bool) -> Html {
+/// The merge strategy menu (`tabindex`: see [`row`]).
+fn merge_menu(merge: &MergeOptions, set_merge: &SetMerge, readonly: bool, tabindex: Option<&'static str>) -> Html {
     let set_merge = set_merge.clone();
     let on_merge = Callback::from(move |e: Event| {
         let name = e.target_unchecked_into::<HtmlSelectElement>().value();
         set_merge(Box::new(move |m| m.strategy = name.clone()));
     });
     html! {
-        <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={readonly}>
+        <select aria-label="Merge" data-testid="lookup-merge" onchange={on_merge} disabled={readonly} {tabindex}>
             { for MERGES.iter().map(|(v, label, title)| html! { <option value={*v} selected={merge.strategy == *v} title={*title}>{ *label }</option> }) }
         </select>
     }

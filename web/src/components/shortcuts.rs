@@ -1,4 +1,4 @@
-//! The keyboard: a skip link past the file tree, shortcuts, the overlay
+//! The keyboard: skip links (to the editor, the lookups, Why), shortcuts, the overlay
 //! that lists them (`?`), and quick-open (`t`). Keys typed outside the
 //! editor and the page's fields act on the page, as on GitHub.
 
@@ -7,7 +7,7 @@ use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::browser;
-use crate::state::Action;
+use crate::state::{Action, Tab};
 
 /// Each shortcut: its key and what it does, as the overlay lists them.
 const KEYS: [(&str, &str); 8] = [
@@ -81,12 +81,18 @@ pub fn shortcuts(props: &ShortcutsProps) -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(Open::Nothing))
     };
-    // The page's own fragment is a share link's: the skip link moves focus
+    // The page's own fragment is a share link's: the skip links move focus
     // without changing it.
-    let skip = Callback::from(|e: MouseEvent| {
-        e.prevent_default();
-        click_or_focus("#editor-pane", false);
-    });
+    let skip = |to: &'static str, tab: Option<Tab>| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            if let Some(tab) = tab {
+                dispatch.emit(Action::SetTab(tab));
+            }
+            click_or_focus(to, false);
+        })
+    };
     let overlay = match *open {
         Open::Nothing => html! {},
         Open::Help => html! {
@@ -102,7 +108,11 @@ pub fn shortcuts(props: &ShortcutsProps) -> Html {
     };
     html! {
         <>
-            <a class="skip-link" href="#editor-pane" onclick={skip}>{ "Skip to the editor" }</a>
+            <a class="skip-link" href="#editor-pane" onclick={skip("#editor-pane", None)}>{ "Skip to the editor" }</a>
+            // The lookups are one stop: the selected row's (the list's arrow keys move it).
+            <a class="skip-link" href="#lookups" data-testid="skip-to-lookups"
+                onclick={skip(".lookup-list [tabindex='0'], [data-testid=add-lookup]", None)}>{ "Skip to the lookups" }</a>
+            <a class="skip-link" href="#results-body" data-testid="skip-to-why" onclick={skip("#results-body", Some(Tab::Why))}>{ "Skip to Why" }</a>
             { overlay }
         </>
     }

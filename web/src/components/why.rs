@@ -76,7 +76,7 @@ pub fn why(props: &WhyProps) -> Html {
             { options_view(evaluation) }
             if !evaluation.warnings.is_empty() {
                 <ul class="warnings">
-                    { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ doc_link(w) }</li> }) }
+                    { for evaluation.warnings.iter().map(|w| html! { <li class="warning" data-testid="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ doc_link(w, None) }</li> }) }
                 </ul>
             }
             if evaluation.failed_in_options {
@@ -329,9 +329,10 @@ fn sources_view(steps: &[Step], value: &Value, props: &WhyProps) -> Html {
     }
 }
 
-/// A link to the documentation of a warning's trap.
-pub fn doc_link(w: &hiera_core::steps::Warning) -> Html {
-    html! { <a class="doc-link" href={w.doc()} target="_blank" rel="noopener" data-testid="warning-doc">{ "docs ↗" }</a> }
+/// A link to the documentation of a warning's trap (`tabindex`: "-1" where
+/// it is no stop of Tab's).
+pub fn doc_link(w: &hiera_core::steps::Warning, tabindex: Option<&'static str>) -> Html {
+    html! { <a class="doc-link" href={w.doc()} target="_blank" rel="noopener" data-testid="warning-doc" {tabindex}>{ "docs ↗" }</a> }
 }
 
 /// What a data provider (a layer) is, for its tooltip.
