@@ -38,12 +38,13 @@ pub fn key_pair(pkcs8: &[u8], now_seconds: f64) -> Result<Vec<String>, String> {
 }
 
 /// A HOCON text read as `hocon_data` reads it, as JSON (which keeps every
-/// kind of value HOCON has, and the hashes' order); an error as its line, a
-/// tab, and ruby-hocon's message.
+/// kind of value HOCON has, and the hashes' order); an error as its line,
+/// `ruby` or `parse` (see [`hiera_core::hocon::Error::ruby`]) and
+/// ruby-hocon's message, separated by tabs.
 #[wasm_bindgen]
 pub fn hocon_parse(text: &str) -> Result<String, String> {
     match hiera_core::hocon::parse(text) {
         Ok(hash) => hiera_core::Value::Hash(hash).to_json().map_err(|e| e.to_string()),
-        Err(e) => Err(format!("{}\t{}", e.line, e.message)),
+        Err(e) => Err(format!("{}\t{}\t{}", e.line, if e.ruby { "ruby" } else { "parse" }, e.message)),
     }
 }

@@ -116,9 +116,18 @@ impl hiera_core::eyaml::Pkcs7 for Loaded {
 
 impl hiera_core::hocon::Reader for Loaded {
     fn parse(&self, text: &str) -> Result<Hash, hiera_core::hocon::Error> {
+        // As backends-wasm's hocon_parse writes it: line, kind, message.
         let failed = |e: String| {
-            let (line, message) = e.split_once('\t').unwrap_or(("1", &e));
-            hiera_core::hocon::Error { message: message.to_string(), line: line.parse().unwrap_or(1) }
+            let mut fields = e.splitn(3, '\t');
+            let (line, kind, message) = match (fields.next(), fields.next(), fields.next()) {
+                (Some(line), Some(kind), Some(message)) => (line, kind, message),
+                _ => ("1", "parse", e.as_str()),
+            };
+            hiera_core::hocon::Error {
+                message: message.to_string(),
+                line: line.parse().unwrap_or(1),
+                ruby: kind == "ruby",
+            }
         };
         let json = hocon_parse_js(text).map_err(|e| failed(message(e)))?;
         match hiera_core::json::parse(&json) {

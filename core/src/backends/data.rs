@@ -242,6 +242,7 @@ fn load_yaml(path: &str, text: &str, Reading { strict_error, spans }: Reading) -
 pub fn hocon_file(path: &str, read: Option<Result<Hash, crate::formats::hocon::Error>>) -> Result<DataFile, Error> {
     match read {
         Some(Ok(hash)) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
+        Some(Err(e)) if e.ruby => Err(Error::runtime(e.message).at(path, None, None)),
         Some(Err(e)) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
         None => Err(Error::lookup(format!("{path}: {}", crate::formats::hocon::NOT_LOADED)).at(path, None, None)),
     }

@@ -9,8 +9,13 @@
 //! ruby-hocon's (`String: 3: List should have had new element after a
 //! comma...`) and returns hashes in ruby-hocon's order (a merged object lists
 //! the later definition's keys first). A string has no place to include
-//! from, so `include` is read and ignored, as ruby-hocon ignores it; a
-//! substitution falls back to no environment variables (the engine has none).
+//! from: `include "file"` and `include file(...)` include nothing, as in
+//! ruby-hocon, and `url(...)` and `classpath(...)` fail as its includer
+//! fails on them; a substitution falls back to no environment variables
+//! (the engine has none). The tokenizer, the parser's messages and the
+//! joining of concatenated values follow ruby-hocon 1.3.1's `Tokenizer`,
+//! `ConfigDocumentParser`, `PathParser` and `ConfigConcatenation`, bugs
+//! included (`[1] x` is `[1]`), since Puppet answers with them.
 
 use crate::value::Hash;
 use std::rc::Rc;
@@ -27,11 +32,20 @@ pub struct Error {
     pub message: String,
     /// The 1-based line it is about.
     pub line: usize,
+    /// True when ruby-hocon fails with a Ruby error of its own rather than
+    /// a `ConfigError` (an `include url(...)`: its includer has no such
+    /// method): Puppet then prints the Ruby message alone, unwrapped, and
+    /// no explanation.
+    pub ruby: bool,
 }
 
 impl std::fmt::Display for Error {
-    /// As ruby-hocon prints it for a parsed string: `String: LINE: MESSAGE`.
+    /// As ruby-hocon prints it for a parsed string: `String: LINE: MESSAGE`
+    /// (a Ruby error: its message).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.ruby {
+            return f.write_str(&self.message);
+        }
         write!(f, "String: {}: {}", self.line, self.message)
     }
 }

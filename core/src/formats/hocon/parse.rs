@@ -10,9 +10,15 @@ pub const MAX_DEPTH: usize = 100;
 
 /// Parses a HOCON text into the hash `Hocon.parse` returns.
 pub fn parse(text: &str) -> Result<Hash, Error> {
-    let tokens = tokenize(text);
-    let mut parser = Parser { tokens, at: 0, depth: 0 };
+    let chars: Vec<char> = text.chars().collect();
+    let tokens = tokenize(&chars);
+    let mut parser = Parser { tokens, chars, at: 0, depth: 0, unsupported: None };
     let root = parser.root()?;
+    // ruby-hocon reads the whole text before it includes anything; its
+    // includer for a string has neither URLs nor resources.
+    if let Some(e) = parser.unsupported {
+        return Err(e);
+    }
     let mut resolver = Resolver { root: &root, active: Vec::new(), depth: 0 };
     match resolver.resolve(&root)? {
         Some(Value::Hash(h)) => Ok(h),
@@ -34,12 +40,21 @@ enum Tok {
     Whitespace(String),
     /// A quoted string.
     Quoted(String),
-    /// Unquoted text, a number's text, `true`, `false` or `null`.
+    /// Unquoted text, `true`, `false` or `null` (ruby-hocon's boolean and
+    /// null values start unquoted text: `trueabc` is `true` then `abc`).
     Unquoted(String),
+    /// A number's text, which Ruby's `Integer()` or `Float()` reads.
+    Number(String),
     Substitution {
         path: Vec<String>,
         text: String,
         optional: bool,
+    },
+    /// A substitution whose path ruby-hocon's `PathParser` refuses, and
+    /// its message, told when the parser meets it as a value.
+    BadSubstitution {
+        text: String,
+        message: String,
     },
     /// A character that cannot be there, and why.
     Problem {
@@ -67,69 +82,152 @@ impl Tok {
             Tok::End => "end of file".into(),
             Tok::Comment => "comment".into(),
             Tok::Problem { what, message } => format!("'{what}' ({message})"),
-            Tok::Quoted(s) | Tok::Unquoted(s) | Tok::Whitespace(s) => format!("'{s}'"),
-            Tok::Substitution { text, .. } => format!("'{text}'"),
+            // ruby-hocon's value tokens say their type; a value is shown as Ruby's `to_s` of it.
+            Tok::Unquoted(s) if s == "true" || s == "false" => format!("'{s}' (BOOLEAN)"),
+            Tok::Unquoted(s) if s == "null" => "'' (NULL)".into(),
+            Tok::Number(s) => match number(s) {
+                Some(Value::Float(f)) => format!("'{}' (NUMBER)", crate::value::ruby_float(f)),
+                Some(v) => format!("'{}' (NUMBER)", v.to_ruby_s()),
+                None => format!("'{s}'"),
+            },
+            Tok::Quoted(s) => format!("'{s}' (STRING)"),
+            Tok::Unquoted(s) | Tok::Whitespace(s) => format!("'{s}'"),
+            Tok::Substitution { text, .. } | Tok::BadSubstitution { text, .. } => format!("'{text}'"),
         }
+    }
+
+    /// Whether it is a problem, which a parser meets as a bad token.
+    fn is_problem(&self) -> bool {
+        matches!(self, Tok::Problem { .. })
     }
 }
 
-const RESERVED: &str = "`^?!@*&\\";
+/// Characters that cannot be in unquoted text (ruby-hocon's `NOT_IN_UNQUOTED_TEXT`).
+const NOT_IN_UNQUOTED: &str = "$\"{}[]:=,+#`^?!@*&\\";
+/// What a number may be made of, and start with.
+const NUMBER_CHARS: &str = "0123456789eE+-.";
+const FIRST_NUMBER_CHARS: &str = "0123456789-";
+/// How deep substitutions may stand in substitutions before the text is refused.
+const MAX_NESTED_SUBSTITUTIONS: usize = 8;
 
-fn tokenize(text: &str) -> Vec<(Tok, usize)> {
-    let chars: Vec<char> = text.chars().collect();
+/// A token, the line ruby-hocon says it is on, and the characters it was
+/// read from.
+type Token = (Tok, usize, std::ops::Range<usize>);
+
+/// The text as ruby-hocon's `Tokenizer` reads it, a comment left out.
+fn tokenize(chars: &[char]) -> Vec<Token> {
     let mut out = Vec::new();
     let (mut i, mut line) = (0, 1);
     while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        let (tok, len) = match c {
-            '\n' => (Tok::Newline, 1),
-            '#' => (Tok::Comment, comment_len(&chars[i..])),
-            '/' if next == Some('/') => (Tok::Comment, comment_len(&chars[i..])),
-            c if c.is_whitespace() => {
-                let n = chars[i..].iter().take_while(|c| c.is_whitespace() && **c != '\n').count();
-                (Tok::Whitespace(chars[i..i + n].iter().collect()), n)
-            }
-            ',' => (Tok::Comma, 1),
-            '=' => (Tok::Equals, 1),
-            ':' => (Tok::Colon, 1),
-            '{' => (Tok::OpenCurly, 1),
-            '}' => (Tok::CloseCurly, 1),
-            '[' => (Tok::OpenSquare, 1),
-            ']' => (Tok::CloseSquare, 1),
-            '+' if next == Some('=') => (Tok::PlusEquals, 2),
-            '"' => quoted(&chars[i..]),
-            '$' if next == Some('{') => substitution(&chars[i..]),
-            c if RESERVED.contains(c) || c == '$' || c == '+' => (
-                Tok::Problem {
-                    what: c.to_string(),
-                    message: format!("Reserved character '{c}' is not allowed outside quotes"),
-                },
-                1,
-            ),
-            _ => {
-                let n = chars[i..]
-                    .iter()
-                    .enumerate()
-                    .take_while(|&(k, &c)| {
-                        !(c.is_whitespace()
-                            || "$\"{}[]:=,+#".contains(c)
-                            || RESERVED.contains(c)
-                            || (c == '/' && chars.get(i + k + 1) == Some(&'/')))
-                    })
-                    .count();
-                (Tok::Unquoted(chars[i..i + n].iter().collect()), n)
-            }
-        };
+        let (tok, len) = token_at(chars, i, 0);
+        let lines = chars[i..i + len].iter().filter(|&&c| c == '\n').count();
+        // A problem is told on the line where it was found, after what it read.
+        let at = if tok.is_problem() { line + lines } else { line };
         // A comment is no token; the line break after it is.
         if tok != Tok::Comment {
-            out.push((tok, line));
+            out.push((tok, at, i..i + len));
         }
-        line += chars[i..i + len].iter().filter(|&&c| c == '\n').count();
+        line += lines;
         i += len;
     }
-    out.push((Tok::End, line));
+    out.push((Tok::End, line, chars.len()..chars.len()));
     out
+}
+
+/// The token at `chars[i]` and how many characters it takes; `nested`:
+/// how many substitutions it stands in.
+fn token_at(chars: &[char], i: usize, nested: usize) -> (Tok, usize) {
+    let c = chars[i];
+    let next = chars.get(i + 1).copied();
+    // ruby-hocon reads the character after `$` or `+` whatever it is.
+    let after = |sign: char, wanted: char| {
+        let what = next.map_or_else(|| "-1".to_string(), |n| n.to_string());
+        let message = format!("'{sign}' not followed by {wanted}, '{what}' not allowed after '{sign}'");
+        (Tok::Problem { what, message }, if next.is_some() { 2 } else { 1 })
+    };
+    match c {
+        '\n' => (Tok::Newline, 1),
+        '#' => (Tok::Comment, comment_len(&chars[i..])),
+        '/' if next == Some('/') => (Tok::Comment, comment_len(&chars[i..])),
+        c if c.is_whitespace() => {
+            let n = chars[i..].iter().take_while(|c| c.is_whitespace() && **c != '\n').count();
+            (Tok::Whitespace(chars[i..i + n].iter().collect()), n)
+        }
+        ',' => (Tok::Comma, 1),
+        '=' => (Tok::Equals, 1),
+        ':' => (Tok::Colon, 1),
+        '{' => (Tok::OpenCurly, 1),
+        '}' => (Tok::CloseCurly, 1),
+        '[' => (Tok::OpenSquare, 1),
+        ']' => (Tok::CloseSquare, 1),
+        '+' if next == Some('=') => (Tok::PlusEquals, 2),
+        '+' => after('+', '='),
+        '"' => quoted(&chars[i..]),
+        '$' if next == Some('{') => substitution(&chars[i..], nested),
+        '$' => after('$', '{'),
+        c if FIRST_NUMBER_CHARS.contains(c) => number_token(&chars[i..]),
+        c if NOT_IN_UNQUOTED.contains(c) => reserved(c, " "),
+        _ => unquoted(&chars[i..]),
+    }
+}
+
+/// A character that cannot stand outside quotes; `space`: what ruby-hocon
+/// puts after the character in its message (a number's message has none).
+fn reserved(c: char, space: &str) -> (Tok, usize) {
+    let message = format!("Reserved character '{c}'{space}is not allowed outside quotes");
+    (Tok::Problem { what: c.to_string(), message }, 1)
+}
+
+/// Unquoted text, up to a character that ends it; `true`, `false` and
+/// `null` end it as soon as they are read.
+fn unquoted(chars: &[char]) -> (Tok, usize) {
+    let mut n = 0;
+    while let Some(&c) = chars.get(n) {
+        if c.is_whitespace() || NOT_IN_UNQUOTED.contains(c) || (c == '/' && chars.get(n + 1) == Some(&'/')) {
+            break;
+        }
+        n += 1;
+        let read: String = chars[..n].iter().collect();
+        if (n == 4 && (read == "true" || read == "null")) || (n == 5 && read == "false") {
+            break;
+        }
+    }
+    (Tok::Unquoted(chars[..n].iter().collect()), n)
+}
+
+/// ruby-hocon's `pull_number`: the longest run of number characters, a
+/// number if Ruby reads it as one, else unquoted text (or a problem, for a
+/// `+` in it).
+fn number_token(chars: &[char]) -> (Tok, usize) {
+    let n = 1 + chars[1..].iter().take_while(|&&c| NUMBER_CHARS.contains(c)).count();
+    let text: String = chars[..n].iter().collect();
+    if ruby_number(&text) {
+        return (Tok::Number(text), n);
+    }
+    match text.chars().find(|&c| NOT_IN_UNQUOTED.contains(c)) {
+        Some(c) => (reserved(c, "").0, n),
+        None => (Tok::Unquoted(text), n),
+    }
+}
+
+/// Whether Ruby's `Float()` (for text with `.`, `e` or `E`) or `Integer()`
+/// (else) reads the text, made of number characters, as a number.
+fn ruby_number(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    if !text.contains(['.', 'e', 'E']) {
+        // A leading zero makes the digits octal.
+        return digits(unsigned) && (!unsigned.starts_with('0') || unsigned.bytes().all(|b| b < b'8'));
+    }
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (unsigned, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(digits)
 }
 
 fn comment_len(chars: &[char]) -> usize {
@@ -205,51 +303,82 @@ fn quoted(chars: &[char]) -> (Tok, usize) {
     (Tok::Problem { what: "\"".into(), message }, chars.len())
 }
 
-/// `${path}` or `${?path}` at the start of `chars`.
-fn substitution(chars: &[char]) -> (Tok, usize) {
-    let Some(close) = chars.iter().position(|&c| c == '}') else {
-        let message = "Substitution ${ was not closed with a }".to_string();
-        return (Tok::Problem { what: "${".into(), message }, 2);
-    };
-    let inner: Vec<char> = chars[2..close].to_vec();
-    let optional = inner.first() == Some(&'?');
-    let body = &inner[optional as usize..];
-    let text: String = chars[..=close].iter().collect();
-    let path = path_of(&tokenize(&body.iter().collect::<String>()));
-    match path {
-        Some(path) if !path.is_empty() => (Tok::Substitution { path, text, optional }, close + 1),
-        _ => {
-            let message = format!("Invalid path in substitution: '{}'", body.iter().collect::<String>());
-            (Tok::Problem { what: text, message }, close + 1)
+/// `${path}` or `${?path}` at the start of `chars`, read as ruby-hocon's
+/// `pull_substitution` reads it: tokens up to the `}`, a problem among them
+/// the whole substitution's.
+fn substitution(chars: &[char], nested: usize) -> (Tok, usize) {
+    if nested >= MAX_NESTED_SUBSTITUTIONS {
+        let message = format!("substitutions nested more than {MAX_NESTED_SUBSTITUTIONS} deep");
+        return (Tok::Problem { what: "${".into(), message }, chars.len());
+    }
+    let optional = chars.get(2) == Some(&'?');
+    let mut k = 2 + optional as usize;
+    let mut inner = Vec::new();
+    loop {
+        if k >= chars.len() {
+            let message = "Substitution ${ was not closed with a }".to_string();
+            return (Tok::Problem { what: "end of file".into(), message }, chars.len());
         }
+        let (tok, len) = token_at(chars, k, nested + 1);
+        k += len;
+        match tok {
+            Tok::CloseCurly => break,
+            Tok::Problem { .. } => return (tok, k),
+            Tok::Comment => {}
+            tok => inner.push(tok),
+        }
+    }
+    let text: String = chars[..k].iter().collect();
+    match path_of(&inner) {
+        Ok(path) => (Tok::Substitution { path, text, optional }, k),
+        Err(message) => (Tok::BadSubstitution { text, message }, k),
     }
 }
 
-/// A key or substitution path: unquoted text split at dots, quoted strings whole.
-fn path_of(tokens: &[(Tok, usize)]) -> Option<Vec<String>> {
+/// A key or substitution path as ruby-hocon's `PathParser` reads it:
+/// unquoted text split at dots, quoted strings whole, whitespace kept only
+/// between two of them; or its message.
+fn path_of(tokens: &[Tok]) -> Result<Vec<String>, String> {
+    if tokens.iter().all(|t| matches!(t, Tok::Whitespace(_))) {
+        return Err("Expecting a field name or path here, but got nothing".into());
+    }
+    let text = |t: &Tok| matches!(t, Tok::Quoted(_) | Tok::Unquoted(_) | Tok::Number(_));
     let mut path = vec![String::new()];
     // A quoted segment may be empty (`"" = 1`); an unquoted one may not (`a..b`).
     let mut quoted = vec![false];
-    for (tok, _) in tokens {
+    for (i, tok) in tokens.iter().enumerate() {
         match tok {
             Tok::Quoted(s) => {
-                path.last_mut()?.push_str(s);
-                *quoted.last_mut()? = true;
+                path.last_mut().expect("a segment").push_str(s);
+                *quoted.last_mut().expect("a segment") = true;
             }
-            Tok::Whitespace(s) => path.last_mut()?.push_str(s),
-            Tok::Unquoted(s) => {
+            Tok::Whitespace(s) if i > 0 && text(&tokens[i - 1]) && tokens.get(i + 1).is_some_and(text) => {
+                path.last_mut().expect("a segment").push_str(s)
+            }
+            Tok::Whitespace(_) => {}
+            Tok::Unquoted(s) | Tok::Number(s) => {
                 let mut parts = s.split('.');
-                path.last_mut()?.push_str(parts.next()?);
+                path.last_mut().expect("a segment").push_str(parts.next().unwrap_or_default());
                 for part in parts {
                     path.push(part.to_string());
                     quoted.push(false);
                 }
             }
-            Tok::End => {}
-            _ => return None,
+            // ruby-hocon prints a substitution in a path by a StringIO's `to_s`.
+            Tok::Substitution { .. } | Tok::BadSubstitution { .. } => {
+                return Err("Token not allowed in path expression: '${#<StringIO:0x0000000000000000>}' (you can double-quote this token if you really want it here)".into());
+            }
+            t => return Err(format!(
+                "Token not allowed in path expression: {} (you can double-quote this token if you really want it here)",
+                t.describe()
+            )),
         }
     }
-    path.iter().zip(&quoted).all(|(segment, quoted)| *quoted || !segment.is_empty()).then_some(path)
+    if path.iter().zip(&quoted).all(|(segment, quoted)| *quoted || !segment.is_empty()) {
+        Ok(path)
+    } else {
+        Err("path has a leading, trailing, or two adjacent period '.' (use quoted \"\" empty string if you want an empty element)".into())
+    }
 }
 
 /// A value as read, before substitutions are resolved.
@@ -257,9 +386,10 @@ fn path_of(tokens: &[(Tok, usize)]) -> Option<Vec<String>> {
 enum Node {
     Object(Vec<(String, Node)>),
     Array(Vec<Node>),
-    /// Pieces that make one value: strings and numbers join into a string
-    /// (a lone piece keeps its type), arrays join, objects merge.
-    Concat(Vec<Piece>),
+    /// Pieces that make one value, on the line it starts on: they join as
+    /// ruby-hocon's `ConfigConcatenation` joins them (a lone piece keeps
+    /// its type; see [`join`]).
+    Concat(Vec<Piece>, usize),
     /// A lone optional substitution, and the value it replaced, which
     /// stays when the substitution comes to nothing.
     Fallback(Box<Node>, Box<Node>),
@@ -267,16 +397,30 @@ enum Node {
 
 #[derive(Clone, Debug)]
 enum Piece {
+    /// Unquoted text, or the whitespace between two simple values.
     Text(String),
+    /// A quoted string.
+    Quoted(String),
+    /// A number, boolean or null, and its text as written.
     Scalar(Value, String),
     Node(Node),
-    Subst { path: Vec<String>, text: String, optional: bool, line: usize },
+    Subst {
+        path: Vec<String>,
+        text: String,
+        optional: bool,
+        line: usize,
+    },
 }
 
 struct Parser {
-    tokens: Vec<(Tok, usize)>,
+    tokens: Vec<Token>,
+    /// The text, for keys shown as they are written.
+    chars: Vec<char>,
     at: usize,
     depth: usize,
+    /// The error of the first include that ruby-hocon cannot carry out on a
+    /// string (`url(...)`, `classpath(...)`), met once the text is read.
+    unsupported: Option<Error>,
 }
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
@@ -311,7 +455,7 @@ impl Parser {
     }
 
     fn fail<T>(&self, message: String) -> Result<T, Error> {
-        Err(Error { message, line: self.line() })
+        Err(Error { message, line: self.line(), ruby: false })
     }
 
     fn skip(&mut self, newlines: bool) {
@@ -341,7 +485,9 @@ impl Parser {
             return self.fail(format!("Document has trailing tokens after first object or array: {t}"));
         }
         match list_at {
-            Some(line) => Err(Error { message: " has type LIST rather than object at file root".into(), line }),
+            Some(line) => {
+                Err(Error { message: " has type LIST rather than object at file root".into(), line, ruby: false })
+            }
             None => Ok(node),
         }
     }
@@ -360,6 +506,7 @@ impl Parser {
         let mut fields: Vec<(String, Node)> = Vec::new();
         loop {
             self.skip(true);
+            // `include` alone is the keyword, whatever follows it.
             let include = matches!(self.peek(), Tok::Unquoted(w) if w == "include");
             match self.peek().clone() {
                 Tok::CloseCurly if braced => {
@@ -373,7 +520,7 @@ impl Parser {
                 }
                 Tok::End if !braced => break,
                 Tok::End => return self.fail("expecting a close brace or a field name here, got end of file".into()),
-                _ if include && self.include()? => {}
+                _ if include => self.include()?,
                 _ => {
                     let (path, value) = self.field()?;
                     add_field(&mut fields, &path, value);
@@ -404,37 +551,74 @@ impl Parser {
         Ok(Node::Object(fields))
     }
 
-    /// `include "file"` (and its `file(...)`, `required(...)` forms): a
-    /// parsed string includes nothing. False when `include` is a key.
-    fn include(&mut self) -> Result<bool, Error> {
-        let start = self.at;
+    /// ruby-hocon's `parse_include`, after the keyword: `"file"`, or
+    /// `file(`, `url(` or `classpath(` then a quoted string and `)`. A
+    /// parsed string includes no file; its includer has no URLs nor
+    /// resources, and fails on them once the text is read.
+    fn include(&mut self) -> Result<(), Error> {
         self.bump();
-        // `include "a.conf"`, with the quote right after the word or on a later line.
-        if !matches!(self.peek(), Tok::Whitespace(_) | Tok::Quoted(_) | Tok::Newline) {
-            self.at = start;
-            return Ok(false);
-        }
         self.skip(true);
-        if !matches!(self.peek(), Tok::Quoted(_) | Tok::Unquoted(_)) {
-            self.at = start;
-            return Ok(false);
+        let kind = match self.peek().clone() {
+            Tok::Quoted(_) => {
+                self.bump();
+                return Ok(());
+            }
+            Tok::Unquoted(kind) if matches!(kind.as_str(), "url(" | "file(" | "classpath(") => kind,
+            t @ (Tok::Unquoted(_) | Tok::Number(_)) if !matches!(t, Tok::Unquoted(ref w) if w == "true" || w == "false" || w == "null") =>
+            {
+                return self.fail(format!("expecting include parameter to be quoted filename, file(), classpath(), or url(). No spaces are allowed before the open paren. Not expecting: {}", t.describe()));
+            }
+            t => {
+                return self
+                    .fail(format!("include keyword is not followed by a quoted string, but by: {}", t.describe()))
+            }
+        };
+        self.bump();
+        self.skip(true);
+        if !matches!(self.peek(), Tok::Quoted(_)) {
+            let t = self.peek().describe();
+            return self
+                .fail(format!("expecting a quoted string inside file(), classpath(), or url(), rather than: {t}"));
         }
-        while !matches!(self.peek(), Tok::Newline | Tok::Comma | Tok::CloseCurly | Tok::End) {
-            self.bump();
+        self.bump();
+        self.skip(true);
+        if !matches!(self.peek(), Tok::Unquoted(p) if p == ")") {
+            let t = self.peek().describe();
+            return self.fail(format!("expecting a close parentheses ')' here, not: {t}"));
         }
-        Ok(true)
+        self.bump();
+        let (method, call, marks) = match kind.as_str() {
+            "url(" => ("include_url", "include_url(@include_context, url)", 12),
+            "classpath(" => ("include_resources", "include_resources(@include_context, n.name)", 18),
+            _ => return Ok(()),
+        };
+        if self.unsupported.is_none() {
+            let message = format!(
+                "undefined method `{method}' for #<Hocon::Impl::SimpleIncluder:0x0000000000000000 @fallback=nil>\n\n          obj = @includer.{call}\n                         {}\nDid you mean?  include_file",
+                "^".repeat(marks)
+            );
+            self.unsupported = Some(Error { message, line: self.line(), ruby: true });
+        }
+        Ok(())
     }
 
     fn field(&mut self) -> Result<(Vec<String>, Node), Error> {
         let start = self.at;
-        while matches!(self.peek(), Tok::Quoted(_) | Tok::Unquoted(_) | Tok::Whitespace(_)) {
+        while matches!(self.peek(), Tok::Quoted(_) | Tok::Unquoted(_) | Tok::Number(_) | Tok::Whitespace(_)) {
             self.bump();
         }
-        let mut key_tokens = self.tokens[start..self.at].to_vec();
-        while matches!(key_tokens.last(), Some((Tok::Whitespace(_), _))) {
-            key_tokens.pop();
+        let mut key_tokens = &self.tokens[start..self.at];
+        while let [rest @ .., (Tok::Whitespace(_), ..)] = key_tokens {
+            key_tokens = rest;
         }
-        let Some(path) = path_of(&key_tokens).filter(|_| !key_tokens.is_empty()) else {
+        // The key as it is written, quotes and all.
+        let written: String = match key_tokens {
+            [first, .., last] => self.chars[first.2.start..last.2.end].iter().collect(),
+            [only] => self.chars[only.2.clone()].iter().collect(),
+            [] => String::new(),
+        };
+        let key: Vec<Tok> = key_tokens.iter().map(|t| t.0.clone()).collect();
+        let Some(path) = path_of(&key).ok().filter(|_| !key_tokens.is_empty()) else {
             let t = self.tokens[start].0.describe();
             self.at = start;
             return self.fail(format!("expecting a close brace or a field name here, got {t}"));
@@ -453,11 +637,11 @@ impl Parser {
                 self.skip(true);
                 let value = self.value()?;
                 let previous = Piece::Subst { path: path.clone(), text: String::new(), optional: true, line };
-                Ok((path, Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))])))
+                Ok((path, Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))], line)))
             }
             Tok::OpenCurly => Ok((path, self.value()?)),
             t => {
-                let message = format!("Key '{}' may not be followed by token: {}", path.join("."), t.describe());
+                let message = format!("Key '{written}' may not be followed by token: {}", t.describe());
                 self.fail(with_quote_hint(message, t))
             }
         }
@@ -466,22 +650,44 @@ impl Parser {
     /// A value: one or more pieces on one line.
     fn value(&mut self) -> Result<Node, Error> {
         self.skip(false);
+        let start = self.line();
         let mut pieces = Vec::new();
+        // A simple value: text, a quoted string, a number, a substitution.
+        let simple = |t: &Tok| {
+            matches!(
+                t,
+                Tok::Quoted(_)
+                    | Tok::Unquoted(_)
+                    | Tok::Number(_)
+                    | Tok::Substitution { .. }
+                    | Tok::BadSubstitution { .. }
+            )
+        };
         loop {
             let line = self.line();
             let piece = match self.peek().clone() {
                 Tok::Quoted(s) => {
                     self.bump();
-                    Piece::Text(s)
+                    Piece::Quoted(s)
                 }
-                Tok::Unquoted(s) => {
+                Tok::Unquoted(s) | Tok::Number(s) => {
                     self.bump();
                     scalar(&s)
                 }
+                // Whitespace is part of the value between two simple values
+                // only (ruby-hocon's `WhitespaceSaver`), else ignored.
                 Tok::Whitespace(s) if !pieces.is_empty() => {
                     self.bump();
+                    let between = matches!(
+                        pieces.last(),
+                        Some(Piece::Text(_) | Piece::Quoted(_) | Piece::Scalar(..) | Piece::Subst { .. })
+                    ) && simple(self.peek());
+                    if !between {
+                        continue;
+                    }
                     Piece::Text(s)
                 }
+                Tok::BadSubstitution { message, .. } => return self.fail(message),
                 Tok::Substitution { path, text, optional } => {
                     self.bump();
                     Piece::Subst { path, text, optional, line }
@@ -502,11 +708,7 @@ impl Parser {
             };
             pieces.push(piece);
         }
-        // Whitespace after the last value is not part of it.
-        while matches!(pieces.last(), Some(Piece::Text(s)) if s.trim().is_empty() && pieces.len() > 1) {
-            pieces.pop();
-        }
-        Ok(Node::Concat(pieces))
+        Ok(Node::Concat(pieces, start))
     }
 
     fn array(&mut self) -> Result<Node, Error> {
@@ -520,7 +722,13 @@ impl Parser {
         }
         if !matches!(
             self.peek(),
-            Tok::Quoted(_) | Tok::Unquoted(_) | Tok::Substitution { .. } | Tok::OpenCurly | Tok::OpenSquare
+            Tok::Quoted(_)
+                | Tok::Unquoted(_)
+                | Tok::Number(_)
+                | Tok::Substitution { .. }
+                | Tok::BadSubstitution { .. }
+                | Tok::OpenCurly
+                | Tok::OpenSquare
         ) {
             let t = self.peek().describe();
             return self.fail(format!("List should have ] or a first element after the open [, instead had token: {t} (if you want {t} to be part of a string value, then double-quote it)"));
@@ -647,11 +855,11 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Node {
             Node::Object(later)
         }
         (Ok(later), Err(_)) => Node::Object(later),
-        (Err(Node::Concat(pieces)), earlier) => {
+        (Err(Node::Concat(pieces, line)), earlier) => {
             let earlier = earlier.map_or_else(|e| e, Node::Object);
             if matches!(pieces.as_slice(), [Piece::Subst { optional: true, path: p, .. }] if p != path) {
                 // `a = x` then `a = ${?undefined}`: a stays x.
-                return Node::Fallback(Box::new(Node::Concat(pieces)), Box::new(earlier));
+                return Node::Fallback(Box::new(Node::Concat(pieces, line)), Box::new(earlier));
             }
             let pieces = pieces
                 .into_iter()
@@ -660,7 +868,7 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Node {
                     p => p,
                 })
                 .collect();
-            Node::Concat(pieces)
+            Node::Concat(pieces, line)
         }
         (Err(later), _) => later,
     }
@@ -670,10 +878,10 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Node {
 fn as_object(node: Node) -> Result<Vec<(String, Node)>, Node> {
     match node {
         Node::Object(fields) => Ok(fields),
-        Node::Concat(mut pieces) if pieces.len() == 1 && matches!(pieces[0], Piece::Node(Node::Object(_))) => {
+        Node::Concat(mut pieces, line) if pieces.len() == 1 && matches!(pieces[0], Piece::Node(Node::Object(_))) => {
             match pieces.pop() {
                 Some(Piece::Node(Node::Object(fields))) => Ok(fields),
-                _ => Err(Node::Concat(pieces)),
+                _ => Err(Node::Concat(pieces, line)),
             }
         }
         other => Err(other),
@@ -685,11 +893,12 @@ fn as_object(node: Node) -> Result<Vec<(String, Node)>, Node> {
 /// to fail as a cycle, as ruby-hocon fails it.
 fn without_self(value: Node, path: &[String]) -> Node {
     match value {
-        Node::Concat(pieces) => Node::Concat(
+        Node::Concat(pieces, line) => Node::Concat(
             pieces
                 .into_iter()
                 .filter(|p| !matches!(p, Piece::Subst { path: sp, optional: true, .. } if sp == path))
                 .collect(),
+            line,
         ),
         // `b.c += 3` with no `b` before: the field inside is new too.
         Node::Object(fields) => Node::Object(
@@ -718,7 +927,7 @@ impl Resolver<'_> {
     fn resolve(&mut self, node: &Node) -> Result<Option<Value>, Error> {
         self.depth += 1;
         if self.depth > MAX_DEPTH * 4 {
-            return Err(Error { message: "substitutions nested too deeply".into(), line: 1 });
+            return Err(Error { message: "substitutions nested too deeply".into(), line: 1, ruby: false });
         }
         let out = match node {
             Node::Object(fields) => {
@@ -737,7 +946,7 @@ impl Resolver<'_> {
                 }
                 Some(Value::Array(out.into()))
             }
-            Node::Concat(pieces) => self.concat(pieces)?,
+            Node::Concat(pieces, line) => self.concat(pieces, *line)?.map(|j| j.value),
             Node::Fallback(first, fallback) => match self.resolve(first)? {
                 Some(v) => Some(v),
                 None => self.resolve(fallback)?,
@@ -747,64 +956,34 @@ impl Resolver<'_> {
         Ok(out)
     }
 
-    fn concat(&mut self, pieces: &[Piece]) -> Result<Option<Value>, Error> {
-        let mut values = Vec::new();
-        for piece in pieces {
-            if let Some(v) = self.piece(piece)? {
-                values.push((v, piece));
-            }
-        }
-        if values.is_empty() {
-            return Ok(None);
-        }
-        if values.len() == 1 {
-            return Ok(values.pop().map(|(v, _)| v));
-        }
-        let real: Vec<&(Value, &Piece)> = values
-            .iter()
-            .filter(|(v, p)| !matches!((v, p), (Value::String(s), Piece::Text(_)) if s.trim().is_empty()))
-            .collect();
-        if real.iter().all(|(v, _)| matches!(v, Value::Array(_))) {
-            let joined: Vec<Value> = real.iter().flat_map(|(v, _)| v.as_array().unwrap_or_default().to_vec()).collect();
-            return Ok(Some(Value::Array(joined.into())));
-        }
-        if real.iter().all(|(v, _)| matches!(v, Value::Hash(_))) {
-            let mut merged = Hash::default();
-            // Each object over the ones before it, its keys first (`withFallback`).
-            for (v, _) in real.iter() {
-                if let Value::Hash(h) = v {
-                    merged = merge_hashes(h.clone(), merged);
-                }
-            }
-            return Ok(Some(Value::Hash(merged)));
-        }
-        let mut s = String::new();
-        for (v, piece) in &values {
-            match (v, piece) {
-                (_, Piece::Scalar(_, text)) => s.push_str(text),
-                (Value::String(t), _) => s.push_str(t),
-                (Value::Undef, _) => {}
-                (Value::Array(_) | Value::Hash(_), _) => {
-                    let line = match piece {
-                        Piece::Subst { line, .. } => *line,
-                        _ => 1,
-                    };
-                    return Err(Error {
-                        message: "Cannot concatenate object or list with a non-object-or-list".into(),
-                        line,
-                    });
-                }
-                (other, _) => s.push_str(&other.to_ruby_s()),
-            }
-        }
-        Ok(Some(Value::String(s)))
+    /// The node's value as a concatenation joins it.
+    fn joinable(&mut self, node: &Node) -> Result<Option<Joinable>, Error> {
+        Ok(match node {
+            Node::Concat(pieces, line) => self.concat(pieces, *line)?,
+            node => self.resolve(node)?.map(Joinable::of),
+        })
     }
 
-    fn piece(&mut self, piece: &Piece) -> Result<Option<Value>, Error> {
+    /// ruby-hocon's `ConfigConcatenation.consolidate`: each piece joined to
+    /// what the pieces before it made.
+    fn concat(&mut self, pieces: &[Piece], line: usize) -> Result<Option<Joinable>, Error> {
+        let mut joined: Option<Joinable> = None;
+        for piece in pieces {
+            let Some(right) = self.piece(piece)? else { continue };
+            joined = Some(match joined {
+                None => right,
+                Some(left) => join(left, right).map_err(|message| Error { message, line, ruby: false })?,
+            });
+        }
+        Ok(joined)
+    }
+
+    fn piece(&mut self, piece: &Piece) -> Result<Option<Joinable>, Error> {
         match piece {
-            Piece::Text(s) => Ok(Some(Value::String(s.clone()))),
-            Piece::Scalar(v, _) => Ok(Some(v.clone())),
-            Piece::Node(n) => self.resolve(n),
+            Piece::Text(s) => Ok(Some(Joinable { value: Value::String(s.clone()), class: Class::Unquoted })),
+            Piece::Quoted(s) => Ok(Some(Joinable { value: Value::String(s.clone()), class: Class::Quoted })),
+            Piece::Scalar(v, text) => Ok(Some(Joinable { value: v.clone(), class: Class::Scalar(text.clone()) })),
+            Piece::Node(n) => self.joinable(n),
             Piece::Subst { path, text, optional, line } => {
                 let shown = if text.is_empty() { format!("${{{}}}", path.join(".")) } else { text.clone() };
                 if self.active.contains(&shown) {
@@ -816,13 +995,14 @@ impl Resolver<'_> {
                             cycle.join(", ")
                         ),
                         line: *line,
+                        ruby: false,
                     });
                 }
                 let target = lookup(self.root, path);
                 let value = match target {
                     Some(node) => {
                         self.active.push(shown.clone());
-                        let v = self.resolve(node);
+                        let v = self.joinable(node);
                         self.active.pop();
                         v?
                     }
@@ -832,6 +1012,7 @@ impl Resolver<'_> {
                     None if !optional => Err(Error {
                         message: format!("Could not resolve substitution to a value: {shown}"),
                         line: *line,
+                        ruby: false,
                     }),
                     v => Ok(v),
                 }
@@ -840,13 +1021,136 @@ impl Resolver<'_> {
     }
 }
 
+/// A value as a concatenation sees it: its ruby-hocon class decides how it
+/// joins.
+struct Joinable {
+    value: Value,
+    class: Class,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Class {
+    /// A quoted string, or values joined into a string.
+    Quoted,
+    /// Unquoted text, which ruby-hocon takes for ignorable whitespace after
+    /// a list or an object, whatever it says (`[1] x` is `[1]`).
+    Unquoted,
+    /// A number, boolean or null, and its text as written.
+    Scalar(String),
+    List,
+    Object,
+}
+
+impl Joinable {
+    fn of(value: Value) -> Joinable {
+        let class = match &value {
+            Value::Array(_) => Class::List,
+            Value::Hash(_) => Class::Object,
+            Value::String(_) => Class::Quoted,
+            Value::Undef => Class::Scalar("null".into()),
+            v => Class::Scalar(v.to_ruby_s()),
+        };
+        Joinable { value, class }
+    }
+
+    /// `transform_to_string`: a primitive's text; none for a list or object.
+    fn text(&self) -> Option<String> {
+        match (&self.class, &self.value) {
+            (Class::List | Class::Object, _) => None,
+            (Class::Scalar(text), _) => Some(text.clone()),
+            (_, Value::String(s)) => Some(s.clone()),
+            (_, v) => Some(v.to_ruby_s()),
+        }
+    }
+
+    /// Ruby's `to_s` of the value: its class and its concise rendering.
+    fn describe(&self) -> String {
+        let json = || self.value.to_json().unwrap_or_default();
+        match (&self.class, &self.value) {
+            (Class::Quoted, _) => format!("Quoted({})", json()),
+            (Class::Unquoted, _) => format!("Unquoted({})", json()),
+            (Class::List, _) => format!("SimpleConfigList({})", json()),
+            (Class::Object, _) => format!("SimpleConfigObject({})", json()),
+            (Class::Scalar(_), Value::Bool(b)) => format!("ConfigBoolean({b})"),
+            (Class::Scalar(_), Value::Undef) => "ConfigNull(null)".into(),
+            (Class::Scalar(text), Value::Float(_)) => format!("ConfigDouble({text})"),
+            (Class::Scalar(text), _) => format!("ConfigInt({text})"),
+        }
+    }
+}
+
+/// ruby-hocon's `ConfigConcatenation.join`, or its message when the two
+/// cannot join.
+fn join(left: Joinable, right: Joinable) -> Result<Joinable, String> {
+    // An object of numeric keys beside a list is taken for a list.
+    let as_list = |j: Joinable| match (&j.class, &j.value) {
+        (Class::Object, Value::Hash(h)) => match object_as_list(h) {
+            Some(list) => Joinable { value: Value::Array(list.into()), class: Class::List },
+            None => j,
+        },
+        _ => j,
+    };
+    let (left, right) = match (&left.class, &right.class) {
+        (Class::Object, Class::List) => (as_list(left), right),
+        (Class::List, Class::Object) => (left, as_list(right)),
+        _ => (left, right),
+    };
+    match (left.class.clone(), right.class.clone(), left.value, right.value) {
+        (Class::Object, Class::Object, Value::Hash(l), Value::Hash(r)) => {
+            Ok(Joinable { value: Value::Hash(merge_hashes(r, l)), class: Class::Object })
+        }
+        (Class::List, Class::List, Value::Array(l), Value::Array(r)) => {
+            let joined: Vec<Value> = l.iter().chain(r.iter()).cloned().collect();
+            Ok(Joinable { value: Value::Array(joined.into()), class: Class::List })
+        }
+        (Class::List | Class::Object, Class::Unquoted, l, _) => Ok(Joinable { value: l, class: left.class }),
+        (lc, rc, l, r) => {
+            let (left, right) = (Joinable { value: l, class: lc }, Joinable { value: r, class: rc });
+            match (left.text(), right.text()) {
+                (Some(a), Some(b)) => Ok(Joinable { value: Value::String(a + &b), class: Class::Quoted }),
+                _ => Err(format!(
+                    "Cannot concatenate object or list with a non-object-or-list, {} and {} are not compatible",
+                    left.describe(),
+                    right.describe()
+                )),
+            }
+        }
+    }
+}
+
+/// ruby-hocon's `DefaultTransformer` of an object to a list, bug for bug:
+/// keys that Ruby's `Integer(key, 10)` reads as not negative, ordered by
+/// the keys' text from the last, give the list of their numbers.
+fn object_as_list(h: &Hash) -> Option<Vec<Value>> {
+    let mut entries: Vec<(&str, i128)> = h
+        .iter()
+        .filter_map(|(k, _)| {
+            let k = k.as_str()?;
+            let t = k.trim_matches(|c: char| c.is_ascii_whitespace());
+            let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+            let ok = !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+                && !digits.starts_with('_')
+                && !digits.ends_with('_')
+                && !digits.contains("__");
+            let i: i128 = ok.then(|| t.replace('_', "").parse().ok()).flatten()?;
+            (i >= 0).then_some((k, i))
+        })
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    entries.sort_by(|a, b| b.0.cmp(a.0));
+    Some(entries.into_iter().map(|(_, i)| Value::Integer(Int::from(i))).collect())
+}
+
 /// The node at `path` from the root, if the root's objects lead there.
 fn lookup<'a>(root: &'a Node, path: &[String]) -> Option<&'a Node> {
     let mut node = root;
     for key in path {
         node = match node {
             Node::Object(fields) => &fields.iter().find(|(k, _)| k == key)?.1,
-            Node::Concat(pieces) if pieces.len() == 1 => match &pieces[0] {
+            Node::Concat(pieces, _) if pieces.len() == 1 => match &pieces[0] {
                 Piece::Node(Node::Object(fields)) => &fields.iter().find(|(k, _)| k == key)?.1,
                 _ => return None,
             },
@@ -902,6 +1206,26 @@ mod tests {
     }
 
     #[test]
+    fn tokenizes_and_joins_as_ruby_hocon_does() {
+        // Numbers as Ruby reads them; true, false and null start unquoted text.
+        assert_eq!(
+            read("a = 10e+3\nb = 10abc\nc = trueabc\nd = 08"),
+            r#"{"a"=>10000, "b"=>"10abc", "c"=>"trueabc", "d"=>"08"}"#
+        );
+        // Quoted whitespace is kept; unquoted text after a list is dropped, as ruby-hocon drops it.
+        assert_eq!(read("a = x \"  \"\nb = [1] x"), r#"{"a"=>"x   ", "b"=>[1]}"#);
+        assert_eq!(
+            read("a = [1] \" \""),
+            r#"String: 1: Cannot concatenate object or list with a non-object-or-list, SimpleConfigList([1]) and Quoted(" ") are not compatible"#
+        );
+        assert_eq!(read("a = 1+2"), "String: 1: Expecting a value but got wrong token: '+' (Reserved character '+'is not allowed outside quotes) (if you intended '+' (Reserved character '+'is not allowed outside quotes) to be part of a key or string value, try enclosing the key or value in double quotes");
+        assert_eq!(read("a = ${}"), "String: 1: Expecting a field name or path here, but got nothing");
+        assert_eq!(read("include foo"), "String: 1: expecting include parameter to be quoted filename, file(), classpath(), or url(). No spaces are allowed before the open paren. Not expecting: 'foo'");
+        assert!(parse("include url(\"x\")").is_err_and(|e| e.ruby));
+        assert_eq!(read("a = 1\ninclude file( \"x\" )"), r#"{"a"=>1}"#);
+    }
+
+    #[test]
     fn bad_text_is_an_error_never_a_panic() {
         assert_eq!(read("[1]"), "String: 1:  has type LIST rather than object at file root");
         for text in
@@ -911,5 +1235,7 @@ mod tests {
         }
         let deep = "a = ".to_string() + &"[".repeat(10_000);
         assert!(parse(&deep).is_err());
+        let nested = "a = ".to_string() + &"${".repeat(10_000);
+        assert!(parse(&nested).is_err());
     }
 }
