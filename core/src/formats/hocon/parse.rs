@@ -368,10 +368,12 @@ fn path_of(tokens: &[Tok]) -> Result<Vec<String>, String> {
             Tok::Substitution { .. } | Tok::BadSubstitution { .. } => {
                 return Err("Token not allowed in path expression: '${#<StringIO:0x0000000000000000>}' (you can double-quote this token if you really want it here)".into());
             }
-            t => return Err(format!(
+            t => {
+                return Err(format!(
                 "Token not allowed in path expression: {} (you can double-quote this token if you really want it here)",
                 t.describe()
-            )),
+            ))
+            }
         }
     }
     if path.iter().zip(&quoted).all(|(segment, quoted)| *quoted || !segment.is_empty()) {
@@ -972,7 +974,7 @@ impl Resolver<'_> {
             let Some(right) = self.piece(piece)? else { continue };
             joined = Some(match joined {
                 None => right,
-                Some(left) => join(left, right).map_err(|message| Error { message, line, ruby: false })?,
+                Some(left) => join(left, right).map_err(|(message, ruby)| Error { message, line, ruby })?,
             });
         }
         Ok(joined)
@@ -1079,22 +1081,17 @@ impl Joinable {
     }
 }
 
-/// ruby-hocon's `ConfigConcatenation.join`, or its message when the two
+/// ruby-hocon's `ConfigConcatenation.join`, or its error (a message, and
+/// whether it is a Ruby error rather than ruby-hocon's) when the two
 /// cannot join.
-fn join(left: Joinable, right: Joinable) -> Result<Joinable, String> {
-    // An object of numeric keys beside a list is taken for a list.
-    let as_list = |j: Joinable| match (&j.class, &j.value) {
-        (Class::Object, Value::Hash(h)) => match object_as_list(h) {
-            Some(list) => Joinable { value: Value::Array(list.into()), class: Class::List },
-            None => j,
-        },
-        _ => j,
-    };
-    let (left, right) = match (&left.class, &right.class) {
-        (Class::Object, Class::List) => (as_list(left), right),
-        (Class::List, Class::Object) => (left, as_list(right)),
-        _ => (left, right),
-    };
+fn join(left: Joinable, right: Joinable) -> Result<Joinable, (String, bool)> {
+    // An object of numeric keys beside a list is to be taken for a list, but
+    // ruby-hocon 1.3.1's `DefaultTransformer` names a class it cannot see.
+    let numeric = |j: &Joinable| matches!(&j.value, Value::Hash(h) if j.class == Class::Object && has_index_keys(h));
+    if (left.class == Class::List && numeric(&right)) || (numeric(&left) && right.class == Class::List) {
+        let message = "uninitialized constant Hocon::Impl::DefaultTransformer::SimpleConfigList\n\n        return SimpleConfigList.new(value.origin, list)\n               ^^^^^^^^^^^^^^^^\nDid you mean?  Hocon::Impl::SimpleConfig";
+        return Err((message.into(), true));
+    }
     match (left.class.clone(), right.class.clone(), left.value, right.value) {
         (Class::Object, Class::Object, Value::Hash(l), Value::Hash(r)) => {
             Ok(Joinable { value: Value::Hash(merge_hashes(r, l)), class: Class::Object })
@@ -1108,40 +1105,36 @@ fn join(left: Joinable, right: Joinable) -> Result<Joinable, String> {
             let (left, right) = (Joinable { value: l, class: lc }, Joinable { value: r, class: rc });
             match (left.text(), right.text()) {
                 (Some(a), Some(b)) => Ok(Joinable { value: Value::String(a + &b), class: Class::Quoted }),
-                _ => Err(format!(
-                    "Cannot concatenate object or list with a non-object-or-list, {} and {} are not compatible",
-                    left.describe(),
-                    right.describe()
+                _ => Err((
+                    format!(
+                        "Cannot concatenate object or list with a non-object-or-list, {} and {} are not compatible",
+                        left.describe(),
+                        right.describe()
+                    ),
+                    false,
                 )),
             }
         }
     }
 }
 
-/// ruby-hocon's `DefaultTransformer` of an object to a list, bug for bug:
-/// keys that Ruby's `Integer(key, 10)` reads as not negative, ordered by
-/// the keys' text from the last, give the list of their numbers.
-fn object_as_list(h: &Hash) -> Option<Vec<Value>> {
-    let mut entries: Vec<(&str, i128)> = h
-        .iter()
-        .filter_map(|(k, _)| {
-            let k = k.as_str()?;
-            let t = k.trim_matches(|c: char| c.is_ascii_whitespace());
-            let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-            let ok = !digits.is_empty()
-                && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
-                && !digits.starts_with('_')
-                && !digits.ends_with('_')
-                && !digits.contains("__");
-            let i: i128 = ok.then(|| t.replace('_', "").parse().ok()).flatten()?;
-            (i >= 0).then_some((k, i))
-        })
-        .collect();
-    if entries.is_empty() {
-        return None;
-    }
-    entries.sort_by(|a, b| b.0.cmp(a.0));
-    Some(entries.into_iter().map(|(_, i)| Value::Integer(Int::from(i))).collect())
+/// Whether a key of the object is one Ruby's `Integer(key, 10)` reads as
+/// not negative (what ruby-hocon would make a list index of).
+fn has_index_keys(h: &Hash) -> bool {
+    h.iter().any(|(k, _)| {
+        let Some(k) = k.as_str() else { return false };
+        let t = k.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
+        };
+        let well_formed = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            && !digits.starts_with('_')
+            && !digits.ends_with('_')
+            && !digits.contains("__");
+        well_formed && (!negative || digits.bytes().all(|b| b == b'0' || b == b'_'))
+    })
 }
 
 /// The node at `path` from the root, if the root's objects lead there.
