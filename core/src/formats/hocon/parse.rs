@@ -395,6 +395,10 @@ enum Node {
     /// A lone optional substitution, and the value it replaced, which
     /// stays when the substitution comes to nothing.
     Fallback(Box<Node>, Box<Node>),
+    /// A value still to be resolved set over an earlier one (ruby-hocon's
+    /// `ConfigDelayedMerge`): once resolved, an object is merged over the
+    /// earlier value; anything else replaces it.
+    Merge(Box<Node>, Box<Node>),
 }
 
 #[derive(Clone, Debug)]
@@ -525,7 +529,9 @@ impl Parser {
                 _ if include => self.include()?,
                 _ => {
                     let (path, value) = self.field()?;
-                    add_field(&mut fields, &path, value);
+                    if let Err(message) = add_field(&mut fields, &path, value) {
+                        return Err(Error { message, line: self.line(), ruby: true });
+                    }
                 }
             }
             self.skip(false);
@@ -825,23 +831,30 @@ fn number(word: &str) -> Option<Value> {
 }
 
 /// Sets `path` in `fields`: a key defined again keeps its place, and its new
-/// value is merged over the old one.
-fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node) {
+/// value is merged over the old one; or the Ruby error ruby-hocon meets.
+fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node) -> Result<(), String> {
     let value = path[1..].iter().rev().fold(value, |v, k| Node::Object(vec![(k.clone(), v)]));
     match fields.iter_mut().find(|(k, _)| *k == path[0]) {
         Some((_, existing)) => {
             let old = std::mem::replace(existing, Node::Array(Vec::new()));
-            *existing = with_fallback(value, old, &path[..1]);
+            *existing = with_fallback(value, old, &path[..1])?;
         }
         None => fields.push((path[0].clone(), without_self(value, &path[..1]))),
     }
+    Ok(())
 }
 
+/// ruby-hocon 1.3.1 makes a `ConfigDelayedMergeObject` of an object set
+/// over a value still to be resolved, a class it never loads.
+const DELAYED_MERGE_OBJECT: &str = "uninitialized constant Hocon::Impl::ConfigDelayedMergeObject\n\n    Hocon::Impl::ConfigDelayedMergeObject.new(origin, stack)\n               ^^^^^^^^^^^^^^^^^^^^^^^^^^\nDid you mean?  Hocon::Impl::ConfigNodeObject";
+
 /// `later.with_fallback(earlier)`: objects merge with the later keys first;
-/// anything else replaces, but a substitution of the field itself reads
-/// the earlier value.
-fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Node {
-    match (as_object(later), as_object(earlier)) {
+/// an object over a value still to be resolved is ruby-hocon's Ruby error;
+/// a value still to be resolved over anything is merged with it once
+/// resolved (a substitution of the field itself, or of a path inside it,
+/// reads the earlier value); anything else replaces.
+fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, String> {
+    Ok(match (as_object(later), as_object(earlier)) {
         (Ok(mut later), Ok(earlier)) => {
             for (k, old) in earlier {
                 match later.iter_mut().find(|(lk, _)| *lk == k) {
@@ -849,30 +862,51 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Node {
                         let taken = std::mem::replace(new, Node::Array(Vec::new()));
                         let mut sub = path.to_vec();
                         sub.push(k);
-                        *new = with_fallback(taken, old, &sub);
+                        *new = with_fallback(taken, old, &sub)?;
                     }
                     None => later.push((k, old)),
                 }
             }
             Node::Object(later)
         }
+        (Ok(_), Err(earlier)) if unresolved(&earlier) => return Err(DELAYED_MERGE_OBJECT.into()),
         (Ok(later), Err(_)) => Node::Object(later),
         (Err(Node::Concat(pieces, line)), earlier) => {
             let earlier = earlier.map_or_else(|e| e, Node::Object);
             if matches!(pieces.as_slice(), [Piece::Subst { optional: true, path: p, .. }] if p != path) {
                 // `a = x` then `a = ${?undefined}`: a stays x.
-                return Node::Fallback(Box::new(Node::Concat(pieces, line)), Box::new(earlier));
+                return Ok(Node::Fallback(Box::new(Node::Concat(pieces, line)), Box::new(earlier)));
             }
             let pieces = pieces
                 .into_iter()
                 .map(|piece| match piece {
                     Piece::Subst { path: p, .. } if p == path => Piece::Node(earlier.clone()),
+                    Piece::Subst { path: p, text, optional, line } if p.starts_with(path) => {
+                        match lookup(&earlier, &p[path.len()..]) {
+                            Some(inside) => Piece::Node(inside.clone()),
+                            None => Piece::Subst { path: p, text, optional, line },
+                        }
+                    }
                     p => p,
                 })
                 .collect();
-            Node::Concat(pieces, line)
+            Node::Merge(Box::new(Node::Concat(pieces, line)), Box::new(earlier))
         }
         (Err(later), _) => later,
+    })
+}
+
+/// Whether a value holds a substitution, which ruby-hocon resolves later.
+fn unresolved(node: &Node) -> bool {
+    match node {
+        Node::Object(fields) => fields.iter().any(|(_, v)| unresolved(v)),
+        Node::Array(items) => items.iter().any(unresolved),
+        Node::Concat(pieces, _) => pieces.iter().any(|p| match p {
+            Piece::Subst { .. } => true,
+            Piece::Node(n) => unresolved(n),
+            _ => false,
+        }),
+        Node::Fallback(..) | Node::Merge(..) => true,
     }
 }
 
@@ -953,6 +987,13 @@ impl Resolver<'_> {
                 Some(v) => Some(v),
                 None => self.resolve(fallback)?,
             },
+            Node::Merge(later, earlier) => match self.resolve(later)? {
+                Some(Value::Hash(later)) => match self.resolve(earlier)? {
+                    Some(Value::Hash(earlier)) => Some(Value::Hash(merge_hashes(later, earlier))),
+                    _ => Some(Value::Hash(later)),
+                },
+                v => v,
+            },
         };
         self.depth -= 1;
         Ok(out)
@@ -1000,16 +1041,10 @@ impl Resolver<'_> {
                         ruby: false,
                     });
                 }
-                let target = lookup(self.root, path);
-                let value = match target {
-                    Some(node) => {
-                        self.active.push(shown.clone());
-                        let v = self.joinable(node);
-                        self.active.pop();
-                        v?
-                    }
-                    None => None,
-                };
+                self.active.push(shown.clone());
+                let value = self.at_path(path);
+                self.active.pop();
+                let value = value?;
                 match value {
                     None if !optional => Err(Error {
                         message: format!("Could not resolve substitution to a value: {shown}"),
@@ -1020,6 +1055,29 @@ impl Resolver<'_> {
                 }
             }
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// The value at `path` from the root: the node there, or, where a
+    /// value on the way is known only once resolved (a merge over a
+    /// substitution), that value's inside.
+    fn at_path(&mut self, path: &[String]) -> Result<Option<Joinable>, Error> {
+        if let Some(node) = lookup(self.root, path) {
+            return self.joinable(node);
+        }
+        for known in (1..path.len()).rev() {
+            let Some(node) = lookup(self.root, &path[..known]) else { continue };
+            let mut value = self.resolve(node)?;
+            for key in &path[known..] {
+                value = match value {
+                    Some(Value::Hash(mut h)) => h.shift_remove(&Value::String(key.clone())),
+                    _ => None,
+                };
+            }
+            return Ok(value.map(Joinable::of));
+        }
+        Ok(None)
     }
 }
 
@@ -1195,6 +1253,11 @@ mod tests {
         assert_eq!(read("a = 1\nb = ${a}\"x\"\nc = ${?nope}"), r#"{"a"=>1, "b"=>"1x"}"#);
         assert_eq!(read("p = a\np = ${p}\":b\""), r#"{"p"=>"a:b"}"#);
         assert_eq!(read("p = a\np = ${?nope}"), r#"{"p"=>"a"}"#);
+        // A substitution over fields merges with them once resolved, its own inside included.
+        assert_eq!(read("a.e = 2\na = ${c}\nc.d = 1"), r#"{"a"=>{"d"=>1, "e"=>2}, "c"=>{"d"=>1}}"#);
+        assert_eq!(read("a { b { c = 1 } }\na = ${a.b}"), r#"{"a"=>{"c"=>1, "b"=>{"c"=>1}}}"#);
+        // Fields over a substitution: ruby-hocon 1.3.1 fails on a class it never loads.
+        assert!(parse("b { x = 1 }\na = ${b}\na.y = 2").is_err_and(|e| e.ruby));
         assert_eq!(read("b = ${c.d}"), "String: 1: Could not resolve substitution to a value: ${c.d}");
     }
 
