@@ -34,8 +34,7 @@ pub fn read_root(root: &Path, environment: &str, files: &mut Files) -> Result<()
 /// Puppet reads them. Each is walked from its fixed part (up to the first
 /// `%{` or glob character); one that is `/` itself is not.
 pub fn read_outside_paths(root: &Path, environment: &str, files: &mut Files) -> Result<(), String> {
-    let configs: Vec<String> =
-        files.iter().map(|(p, _)| p.to_string()).filter(|p| p.ends_with("/hiera.yaml")).collect();
+    let configs: Vec<String> = files.paths().filter(|p| p.ends_with("/hiera.yaml")).map(str::to_string).collect();
     let mut dirs: Vec<String> = Vec::new();
     for config in configs {
         let Some(Ok(Some((Value::Hash(h), _)))) = files.read(&config).map(hiera_core::yaml::load) else { continue };
@@ -128,26 +127,39 @@ fn walk(dir: &Path, at: &str, skip: &dyn Fn(&Path) -> bool, files: &mut Files) -
                 walk(&path, &target, skip, files)?;
             }
         } else if kind.is_file() {
-            files.insert_deferred(target, move || read_text(&path));
+            let shown = target.clone();
+            files.insert_deferred(target, move || read_text(&path, &shown));
         }
     }
     Ok(())
 }
 
-/// A file's text; empty if it cannot be read or is over [`MAX_FILE`].
-fn read_text(path: &Path) -> String {
+/// A file's text, or why it cannot be read, as Ruby's `File.read` says it
+/// of `shown` (the path as Puppet would see it): a lookup that reads the
+/// file fails with it.
+fn read_text(path: &Path, shown: &str) -> Result<String, String> {
     use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else { return String::new() };
+    let ruby = |e: std::io::Error| {
+        let what = match e.kind() {
+            std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
+            std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
+            _ => e.to_string(),
+        };
+        format!("{what} @ rb_sysopen - {shown}")
+    };
+    let too_large = || format!("{shown} is larger than 64 MiB, the most hiera-lookup reads");
+    let file = std::fs::File::open(path).map_err(ruby)?;
     let size = file.metadata().map_or(0, |m| m.len());
     if size > MAX_FILE {
-        return String::new();
+        return Err(too_large());
     }
     // Sized up front: one read of the whole file, and no copying as it grows.
     let mut bytes = Vec::with_capacity(size as usize + 1);
-    if file.take(MAX_FILE + 1).read_to_end(&mut bytes).is_err() || bytes.len() as u64 > MAX_FILE {
-        return String::new();
+    file.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(ruby)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(too_large());
     }
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Reads a facts file, YAML or JSON.
@@ -240,7 +252,7 @@ mod tests {
         let listed = read_root(&dir, "production", &mut files);
         std::fs::remove_dir_all(&dir).unwrap();
         listed.unwrap();
-        let paths: Vec<&str> = files.iter().map(|(p, _)| p).collect();
+        let paths: Vec<&str> = files.paths().collect();
         assert_eq!(
             paths,
             ["/etc/puppetlabs/code/data/common.yaml", "/etc/puppetlabs/code/environments/production/data/common.yaml"]

@@ -123,6 +123,22 @@ fn a_file_that_does_not_parse_is_an_error_with_its_place() {
 }
 
 #[test]
+fn a_file_that_cannot_be_read_is_an_error_with_its_path_not_an_empty_file() {
+    let scratch = Scratch::new("unreadable");
+    environment(&scratch, "env");
+    scratch.write("env/data/common.yaml", "");
+    // Over the 64 MiB that hiera-lookup reads; sparse, so it costs no disk.
+    std::fs::File::create(scratch.0.join("env/data/common.yaml")).unwrap().set_len((64 << 20) + 1).unwrap();
+    let failed = run(&["--env-dir", "env", "motd"], &scratch.0);
+    let message = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains("/etc/puppetlabs/code/environments/production/data/common.yaml is larger than 64 MiB"),
+        "{message}"
+    );
+}
+
+#[test]
 fn answers_as_puppet_8_unless_told_7() {
     let scratch = Scratch::new("puppet");
     environment(&scratch, "env");

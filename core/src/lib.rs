@@ -311,11 +311,13 @@ impl Hiera {
         if let Some(cached) = self.data.borrow().get(&key) {
             return cached.clone();
         }
-        let loaded = match self.files.read(path) {
-            Some(text) if function == "hocon_data" => {
+        let loaded = match self.files.load(path) {
+            Some(Ok(text)) if function == "hocon_data" => {
                 data::hocon_file(path, self.hocon.as_ref().map(|r| r.parse(text))).map(Rc::new)
             }
-            Some(text) => data::load(function, path, text, self.reading()).map(Rc::new),
+            Some(Ok(text)) => data::load(function, path, text, self.reading()).map(Rc::new),
+            // Ruby's error reading the file (`Permission denied @ rb_sysopen - PATH`).
+            Some(Err(message)) => Err(Error::runtime(message).at(path, None, None)),
             None => Err(Error::runtime(format!("Is a directory @ io_fread - {path}"))),
         };
         self.data.borrow_mut().insert(key, loaded.clone());
@@ -374,8 +376,10 @@ impl Hiera {
         if let Some(cached) = self.configs.borrow().get(&key) {
             return cached.clone();
         }
-        let text = self.files.read(path).unwrap_or("");
-        let parsed = HieraConfig::parse_for(layer, path, text).map(Rc::new);
+        let parsed = match self.files.load(path) {
+            Some(Err(message)) => Err(Error::runtime(message).at(path, None, None)),
+            text => HieraConfig::parse_for(layer, path, text.and_then(Result::ok).unwrap_or("")).map(Rc::new),
+        };
         self.configs.borrow_mut().insert(key, parsed.clone());
         parsed
     }

@@ -15,18 +15,22 @@ pub struct Files {
     files: BTreeMap<String, Text>,
 }
 
+/// What supplies a file's text when it is first read: the text, or why it
+/// cannot be read (the message a lookup that reads it fails with).
+pub type Loader = dyn Fn() -> Result<String, String> + Send + Sync;
+
 /// A file's text, or how to get it when it is first read.
 #[derive(Clone)]
 enum Text {
     Here(String),
-    Deferred { text: OnceLock<String>, load: Arc<dyn Fn() -> String + Send + Sync> },
+    Deferred { text: OnceLock<Result<String, String>>, load: Arc<Loader> },
 }
 
 impl Text {
-    fn get(&self) -> &str {
+    fn get(&self) -> Result<&str, &str> {
         match self {
-            Text::Here(t) => t,
-            Text::Deferred { text, load } => text.get_or_init(|| load()),
+            Text::Here(t) => Ok(t),
+            Text::Deferred { text, load } => text.get_or_init(|| load()).as_deref().map_err(String::as_str),
         }
     }
 }
@@ -36,7 +40,8 @@ impl std::fmt::Debug for Text {
         match self {
             Text::Here(t) => t.fmt(f),
             Text::Deferred { text, .. } => match text.get() {
-                Some(t) => t.fmt(f),
+                Some(Ok(t)) => t.fmt(f),
+                Some(Err(e)) => write!(f, "(cannot be read: {e})"),
                 None => f.write_str("(not read yet)"),
             },
         }
@@ -65,7 +70,11 @@ impl Files {
     /// Adds or replaces a file whose text `load` gives the first time the
     /// file is read; until then only its path is known, which is all that
     /// listing directories, globs and checking for files need.
-    pub fn insert_deferred(&mut self, path: impl Into<String>, load: impl Fn() -> String + Send + Sync + 'static) {
+    pub fn insert_deferred(
+        &mut self,
+        path: impl Into<String>,
+        load: impl Fn() -> Result<String, String> + Send + Sync + 'static,
+    ) {
         self.files.insert(path.into(), Text::Deferred { text: OnceLock::new(), load: Arc::new(load) });
     }
 
@@ -79,20 +88,26 @@ impl Files {
         self.files.keys().filter(|p| !p.ends_with('/')).map(String::as_str)
     }
 
-    /// Every file and its text, in path order (deferred texts are read).
+    /// Every file and its text, in path order (deferred texts are read; a
+    /// file that cannot be read is left out).
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().filter(|(p, _)| !p.ends_with('/')).map(|(p, t)| (p.as_str(), t.get()))
+        self.files.iter().filter(|(p, _)| !p.ends_with('/')).filter_map(|(p, t)| Some((p.as_str(), t.get().ok()?)))
     }
 
-    /// The text of a file.
+    /// The text of a file; none for a file that cannot be read.
     pub fn read(&self, path: &str) -> Option<&str> {
+        self.load(path)?.ok()
+    }
+
+    /// The text of a file, or why it cannot be read (its loader's message).
+    pub fn load(&self, path: &str) -> Option<Result<&str, &str>> {
         if path.ends_with('/') {
             return None;
         }
         self.text(path)
     }
 
-    fn text(&self, path: &str) -> Option<&str> {
+    fn text(&self, path: &str) -> Option<Result<&str, &str>> {
         self.files.get(&*collapsed(path)).map(Text::get)
     }
 
@@ -518,7 +533,7 @@ mod tests {
         let counter = reads.clone();
         f.insert_deferred("/d/sub/lazy.yaml", move || {
             counter.fetch_add(1, Ordering::SeqCst);
-            "a: 1\n".to_string()
+            Ok("a: 1\n".to_string())
         });
         assert!(f.is_file("/d/sub/lazy.yaml") && f.exists("/d/sub/lazy.yaml") && f.is_dir("/d/sub"));
         assert!(f.list("/d/sub").contains(&("lazy.yaml".to_string(), false)));
@@ -530,6 +545,11 @@ mod tests {
         let mut g = fs();
         g.insert("/d/sub/lazy.yaml", "a: 1\n");
         assert_eq!(f, g, "equal to the same text given at once");
+        // A text that cannot be read is no file's text, and says why.
+        f.insert_deferred("/d/locked.yaml", || Err("Permission denied @ rb_sysopen - /d/locked.yaml".into()));
+        assert!(f.is_file("/d/locked.yaml"));
+        assert_eq!(f.read("/d/locked.yaml"), None);
+        assert_eq!(f.load("/d/locked.yaml"), Some(Err("Permission denied @ rb_sysopen - /d/locked.yaml")));
     }
 
     #[test]
