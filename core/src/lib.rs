@@ -61,7 +61,8 @@ pub mod value;
 mod document;
 
 // The public modules, by their short names.
-pub use backends::{data, eyaml};
+use backends::data;
+pub use backends::eyaml;
 pub use document::{archive, case, fleet, playground, report, share, steps};
 pub use formats::{hocon, json, yaml};
 pub use load::{facts, fs};
@@ -69,6 +70,7 @@ pub use load::{facts, fs};
 /// What the repository's own tools and fuzz targets reach into: not API.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::backends::data;
     pub use crate::config::{HieraConfig, Layer};
     pub use crate::formats::yaml::hooks::{document_in_pieces, holds_symbol, load_in_pieces};
     pub use crate::interpolate::pieces;

@@ -53,7 +53,7 @@ fn a_kept_playground_answers_as_a_fresh_one_after_every_edit() {
 
 #[test]
 fn a_spliced_edit_reads_as_the_whole_file_does() {
-    use hiera_core::data::{load, splice_yaml, Reading};
+    use hiera_core::internals::data::{load, splice_yaml, Reading};
     // As the page reads: splicing moves the spans.
     const READING: Reading = Reading { strict_error: false, spans: true };
     // Characters that make and break YAML structure, and plain ones.

@@ -12,12 +12,12 @@ fuzz_target!(|text: &str| {
     assert_eq!(format!("{read:?}"), format!("{:?}", hiera_core::yaml::load_with_event_parser(text)));
     // Cut into pieces, as a long text is to be read on several threads, it reads the same.
     for pieces in [1, 2, 3] {
-        let document = hiera_core::internals::document_in_pieces::<hiera_core::data::Entry>(text, pieces);
+        let document = hiera_core::internals::document_in_pieces::<hiera_core::internals::data::Entry>(text, pieces);
         assert_eq!(format!("{:?}", document.as_ref().map(|d| (&d.value, &d.surprises))), format!("{read:?}"));
         if let Ok(hiera_core::yaml::Document { value: Some((value, _)), symbols, entries, .. }) = &document {
             assert!(*symbols || !hiera_core::internals::holds_symbol(value), "a symbol unnoted");
             if let (false, Some(hash)) = (entries.is_empty(), value.as_hash()) {
-                let walked: Vec<_> = hash.values().map(hiera_core::data::Entry::of).collect();
+                let walked: Vec<_> = hash.values().map(hiera_core::internals::data::Entry::of).collect();
                 assert_eq!(entries, &walked, "what reading learnt of the entries");
             }
         }

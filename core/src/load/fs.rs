@@ -434,7 +434,7 @@ fn class_match(pat: &[u8], c: u8) -> Option<(bool, usize)> {
 
 /// Ruby's `Pathname#+`: an absolute right side replaces the left, leading
 /// `.` and `..` segments of the right side climb the left.
-pub fn join(base: &str, rel: &str) -> String {
+pub(crate) fn join(base: &str, rel: &str) -> String {
     if rel.starts_with('/') {
         return rel.to_string();
     }
@@ -463,7 +463,7 @@ pub fn join(base: &str, rel: &str) -> String {
 }
 
 /// The directory part of a path (`Pathname#parent`).
-pub fn parent(path: &str) -> String {
+pub(crate) fn parent(path: &str) -> String {
     match path.trim_end_matches('/').rfind('/') {
         Some(0) | None => "/".to_string(),
         Some(i) => path[..i].to_string(),
