@@ -1,4 +1,4 @@
-// What the plain-DOM panels (fleet.js, keys.js) build with.
+// What the plain-DOM panel (fleet.js) builds with.
 
 /** `tag` with attributes (`on*` ones are listeners) and children. */
 export function h(tag, attributes = {}, ...children) {

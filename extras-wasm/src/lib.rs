@@ -66,29 +66,6 @@ pub fn report(document: &str, base: &str) -> Result<Vec<String>, String> {
     Ok(vec![markdown, hiera_core::report::embed_markup(engine.document(), base)])
 }
 
-/// Every key the document's node resolves (the All keys tab), as JSON:
-/// `[{key, value, error, sources: [{level, file}]}]`, `value` as the page
-/// shows it and `error` set instead where the lookup fails.
-#[wasm_bindgen]
-pub fn keys(document: &str) -> Result<String, String> {
-    let engine = Playground::new(read(document)?);
-    let string = |s: &str| Value::String(s.to_string());
-    let keys = engine.resolved_keys().into_iter().map(|(key, value, sources)| {
-        let sources = sources.iter().map(|s| object(&[("level", string(&s.level)), ("file", string(&s.file))]));
-        let (value, error) = match value {
-            Ok(r) => (string(&r.rich.unwrap_or(r.json)), Value::Undef),
-            Err(e) => (Value::Undef, string(&e)),
-        };
-        object(&[
-            ("key", string(&key)),
-            ("value", value),
-            ("error", error),
-            ("sources", Value::Array(sources.collect())),
-        ])
-    });
-    Value::Array(keys.collect()).to_json().map_err(|e| e.to_string())
-}
-
 thread_local! {
     /// The pinned document's answers, kept while it stays pinned: it does
     /// not change as the user edits.

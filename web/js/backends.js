@@ -60,12 +60,6 @@ export async function fleetRender(host, app) {
   view.render(host, app, m);
 }
 
-/** Draws the All keys panel (www/keys.js, fetched once) into `host`. */
-export async function keysRender(host, app) {
-  const [view, m] = await Promise.all([import(new URL("keys.js", document.baseURI).href), extrasModule()]);
-  view.render(host, app, m);
-}
-
 /** Report it's [Markdown, embed.js markup] of a document (YAML); throws a message. */
 export async function extrasReport(text, base) {
   return (await extrasModule()).report(text, base);

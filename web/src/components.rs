@@ -1,5 +1,6 @@
 //! The page's views.
 
+pub mod all_keys;
 pub mod bars;
 pub mod editor;
 pub mod embed;

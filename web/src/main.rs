@@ -46,10 +46,7 @@ fn app(props: &AppProps) -> Html {
     hooks::use_page::use_embedding(&state);
     hooks::use_page::use_gallery(&state);
     let eyaml_host = hooks::use_eyaml_tools::use_eyaml_tools(&state);
-    let panels = components::workspace::Panels {
-        nodes: hooks::use_fleet_panel::use_fleet_panel(&state),
-        keys: hooks::use_fleet_panel::use_keys_panel(&state),
-    };
+    let panels = components::workspace::Panels { nodes: hooks::use_fleet_panel::use_fleet_panel(&state) };
     use_effect_with(state.theme.clone(), |t| browser::apply_theme(t));
     // A link pasted into this tab changes only the fragment: open it as a
     // fresh tab would (the page changes its own fragment without this event).

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use hiera_core::case::{CaseLookup, Document, OtherNode};
-use hiera_core::playground::{Evaluation, Outcome, Playground, Problem};
+use hiera_core::playground::{Evaluation, Outcome, Playground, Problem, ResolvedKey};
 use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
 use yew::prelude::*;
@@ -118,6 +118,8 @@ pub struct State {
     pub selected: Option<usize>,
     /// One evaluation per lookup, with its trace.
     pub results: Rc<Vec<Shown>>,
+    /// Every key the node resolves, while All keys is on show.
+    pub resolved: Option<Rc<Vec<ResolvedKey>>>,
     /// A file and line to show in the editor, highlighted.
     pub reveal: Option<(String, usize)>,
     /// The facts as the user typed them.
@@ -168,6 +170,10 @@ impl PartialEq for State {
             && self.edited == other.edited
             && self.open_file == other.open_file
             && self.selected == other.selected
+            && match (&self.resolved, &other.resolved) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
             && self.facts_text == other.facts_text
             && self.facts_error == other.facts_error
             && self.format == other.format
@@ -288,6 +294,7 @@ impl State {
             open_file: None,
             selected: None,
             results: Rc::default(),
+            resolved: None,
             reveal: None,
             facts_text: AttrValue::default(),
             facts_error: None,
@@ -457,6 +464,14 @@ impl State {
         let engine = self.engine.borrow();
         let results = engine.document().lookups.iter().map(|l| Shown(Rc::new(engine.evaluate_in_both(l)))).collect();
         self.results = Rc::new(results);
+        drop(engine);
+        self.resolve_keys();
+    }
+
+    /// Resolves every key of the node while All keys is on show (and
+    /// only then: it looks up every key).
+    fn resolve_keys(&mut self) {
+        self.resolved = (self.tab == Tab::AllKeys).then(|| Rc::new(self.engine.borrow().resolved_keys()));
     }
 
     fn with_engine<T>(&mut self, change: impl FnOnce(&mut Playground) -> T) -> T {
@@ -738,7 +753,10 @@ impl Reducible for State {
             Action::RemoveNode(i) => s.with_engine(|e| e.remove_node(i)),
             Action::OpenWhy(column, row) => s.open_why(column, row),
             Action::SetView(view) => s.view = view,
-            Action::SetTab(tab) => s.tab = tab,
+            Action::SetTab(tab) => {
+                s.tab = tab;
+                s.resolve_keys();
+            }
             Action::ShowReport(open) => s.report_open = open,
             Action::ShowEyaml(open) => s.eyaml_open = open,
             Action::ShareLink(link) => s.share_link = link,

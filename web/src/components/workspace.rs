@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use crate::components::all_keys::AllKeys;
 use crate::components::editor::{language_of, Editor};
 use crate::components::explain::Explain;
 use crate::components::file_tree::FileTree;
@@ -11,12 +12,10 @@ use crate::components::node_panel::NodePanel;
 use crate::components::why::Why;
 use crate::state::{Action, State, Tab};
 
-/// Where the plain-DOM panels draw (see `hooks::use_fleet_panel`).
+/// Where the plain-DOM panel draws (see `hooks::use_fleet_panel`).
 pub struct Panels {
     /// The Nodes tab's.
     pub nodes: NodeRef,
-    /// The All keys tab's.
-    pub keys: NodeRef,
 }
 
 /// The panes, for `state`.
@@ -74,8 +73,12 @@ fn tab_body(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html
                 state.selected.and_then(|i| state.document().lookups.get(i).map(|l| AttrValue::from(l.key_label())));
             html! { <Explain {key_label} {evaluation} {relative} {reveal} /> }
         }
-        // Drawn by www/keys.js and www/fleet.js (hooks::use_fleet_panel).
-        Tab::AllKeys => html! { <section aria-label="All keys" ref={panels.keys.clone()} /> },
+        Tab::AllKeys => html! {
+            <section aria-label="All keys">
+                if let Some(keys) = state.resolved.clone() { <AllKeys {keys} dispatch={dispatch.clone()} /> }
+            </section>
+        },
+        // Drawn by www/fleet.js (hooks::use_fleet_panel).
         Tab::Nodes => {
             html! { <section class="fleet" data-testid="fleet" aria-label="Nodes" ref={panels.nodes.clone()} /> }
         }

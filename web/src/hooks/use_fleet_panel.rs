@@ -15,29 +15,6 @@ pub fn use_fleet_panel(state: &UseReducerHandle<State>) -> NodeRef {
     use_js_panel(state, state.tab == Tab::Nodes, state.revision, crate::backends::fleet_render, panel_app)
 }
 
-/// The All keys panel (`www/keys.js`, plain DOM fetched with the extras
-/// module when first opened, which resolves every key of the document):
-/// drawn into the returned node while its tab is shown, again after every
-/// change of the document.
-#[hook]
-pub fn use_keys_panel(state: &UseReducerHandle<State>) -> NodeRef {
-    use_js_panel(state, state.tab == Tab::AllKeys, state.revision, crate::backends::keys_render, keys_app)
-}
-
-/// The `app` object the All keys panel acts through.
-fn keys_app(state: Latest, keep: &mut Handlers) -> js_sys::Object {
-    let mut app = JsApp::new(keep);
-    {
-        let state = state.clone();
-        app.add("document", move |_, _| state.borrow().document().to_yaml().into());
-    }
-    app.add("openFile", move |path, _| {
-        state.borrow().dispatch(Action::OpenFile(path.as_string().unwrap_or_default()));
-        JsValue::UNDEFINED
-    });
-    app.object()
-}
-
 /// The `app` object the panel acts through.
 fn panel_app(state: Latest, keep: &mut Handlers) -> js_sys::Object {
     let mut app = JsApp::new(keep);
