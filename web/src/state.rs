@@ -79,31 +79,46 @@ pub struct Notice {
     pub error: bool,
 }
 
-/// A lookup's evaluation as the views receive it: equal only to itself. An
-/// edit makes new evaluations, which are drawn again anyway, and comparing
-/// them deeply (explanations can be large) would cost more than drawing.
-#[derive(Clone, Debug)]
-pub struct Shown(Rc<Evaluation>);
+/// Something states share, equal only to itself (a new one is made for
+/// every change), so that comparing states never walks what it holds.
+#[derive(Debug, Default)]
+pub struct Same<T>(pub Rc<T>);
 
-impl PartialEq for Shown {
-    fn eq(&self, other: &Shown) -> bool {
+impl<T> Same<T> {
+    /// Shares `value`.
+    pub fn new(value: T) -> Same<T> {
+        Same(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Same<T> {
+    fn clone(&self) -> Self {
+        Same(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl Eq for Shown {}
-
-impl std::ops::Deref for Shown {
-    type Target = Evaluation;
-    fn deref(&self) -> &Evaluation {
+impl<T> std::ops::Deref for Same<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
         &self.0
     }
 }
 
+/// A lookup's evaluation as the views receive it: equal only to itself. An
+/// edit makes new evaluations, which are drawn again anyway, and comparing
+/// them deeply (explanations can be large) would cost more than drawing.
+pub type Shown = Same<Evaluation>;
+
 /// Everything the page shows.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct State {
-    engine: Rc<RefCell<Playground>>,
+    engine: Same<RefCell<Playground>>,
     /// Bumped on every change of the document, so that views can tell.
     pub revision: u64,
     /// Bumped when another document is loaded: what was made for the one
@@ -119,7 +134,7 @@ pub struct State {
     /// One evaluation per lookup, with its trace.
     pub results: Rc<Vec<Shown>>,
     /// Every key the node resolves, while All keys is on show.
-    pub resolved: Option<Rc<Vec<ResolvedKey>>>,
+    pub resolved: Option<Same<Vec<ResolvedKey>>>,
     /// A file and line to show in the editor, highlighted.
     pub reveal: Option<(String, usize)>,
     /// The facts as the user typed them.
@@ -148,7 +163,7 @@ pub struct State {
     /// The theme chosen: "" (the system's), "dark" or "light".
     pub theme: AttrValue,
     /// The optional backends, once loaded (they outlive documents).
-    backends: Option<Rc<crate::backends::Backends>>,
+    backends: Option<Same<crate::backends::Backends>>,
     /// The work this document is saved as; `None` while it is an example,
     /// a shared link or the welcome, not edited yet.
     pub work: Option<AttrValue>,
@@ -160,39 +175,6 @@ pub struct State {
     pub unsaved: Option<AttrValue>,
     /// The works kept in the browser, for the Works menu.
     pub works: Rc<Vec<crate::works::Entry>>,
-}
-
-impl PartialEq for State {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.engine, &other.engine)
-            && self.revision == other.revision
-            && self.loaded == other.loaded
-            && self.edited == other.edited
-            && self.open_file == other.open_file
-            && self.selected == other.selected
-            && match (&self.resolved, &other.resolved) {
-                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-                (a, b) => a.is_none() && b.is_none(),
-            }
-            && self.facts_text == other.facts_text
-            && self.facts_error == other.facts_error
-            && self.format == other.format
-            && self.notice == other.notice
-            && self.reveal == other.reveal
-            && self.include_private_keys == other.include_private_keys
-            && self.view == other.view
-            && self.tab == other.tab
-            && self.report_open == other.report_open
-            && self.eyaml_open == other.eyaml_open
-            && self.share_link == other.share_link
-            && Rc::ptr_eq(&self.examples, &other.examples)
-            && self.theme == other.theme
-            && self.work == other.work
-            && self.mine == other.mine
-            && self.example == other.example
-            && self.unsaved == other.unsaved
-            && self.works == other.works
-    }
 }
 
 /// What the user (or the page) can do.
@@ -249,7 +231,7 @@ pub enum Action {
     /// Show a message.
     Notify(Notice),
     /// The optional backends have loaded: decrypt eyaml and read HOCON with them.
-    BackendsReady(Rc<crate::backends::Backends>),
+    BackendsReady(Same<crate::backends::Backends>),
     /// Add files (a new key pair), leaving any that exist as they are and
     /// the editor on the file it shows.
     AddFiles(Vec<(String, String)>),
@@ -285,7 +267,7 @@ impl State {
     /// The page showing `doc`.
     pub fn new(doc: Document) -> State {
         let mut state = State {
-            engine: Rc::new(RefCell::new(Playground::new(
+            engine: Same::new(RefCell::new(Playground::new(
                 Document::from_yaml("files: {}").expect("an empty document reads"),
             ))),
             revision: 0,
@@ -353,7 +335,7 @@ impl State {
             engine.set_pkcs7(backends.pkcs7.clone());
             engine.set_hocon(backends.hocon.clone());
         }
-        self.engine = Rc::new(RefCell::new(engine));
+        self.engine = Same::new(RefCell::new(engine));
         if let View::Embed { file, lookup, waiting, .. } = &mut self.view {
             *waiting = false;
             if let Some(f) =
@@ -462,7 +444,7 @@ impl State {
     fn evaluate(&mut self) {
         self.revision += 1;
         let engine = self.engine.borrow();
-        let results = engine.document().lookups.iter().map(|l| Shown(Rc::new(engine.evaluate_in_both(l)))).collect();
+        let results = engine.document().lookups.iter().map(|l| Same::new(engine.evaluate_in_both(l))).collect();
         self.results = Rc::new(results);
         drop(engine);
         self.resolve_keys();
@@ -471,7 +453,7 @@ impl State {
     /// Resolves every key of the node while All keys is on show (and
     /// only then: it looks up every key).
     fn resolve_keys(&mut self) {
-        self.resolved = (self.tab == Tab::AllKeys).then(|| Rc::new(self.engine.borrow().resolved_keys()));
+        self.resolved = (self.tab == Tab::AllKeys).then(|| Same::new(self.engine.borrow().resolved_keys()));
     }
 
     fn with_engine<T>(&mut self, change: impl FnOnce(&mut Playground) -> T) -> T {
@@ -765,5 +747,105 @@ impl Reducible for State {
             Action::Dismiss => s.notice = None,
         }
         Rc::new(s)
+    }
+}
+
+/// The reducer on its own, natively: one test a family of actions.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The welcome example, already a work of the visitor's (so that an
+    /// edit needs no new work id, which the browser makes).
+    fn welcome() -> Rc<State> {
+        let doc = Document::from_yaml(include_str!("../../www/examples/00-welcome.yaml")).unwrap();
+        let mut state = State::new(doc);
+        state.work = Some("work".into());
+        Rc::new(state)
+    }
+
+    fn act(state: &Rc<State>, action: Action) -> Rc<State> {
+        state.clone().reduce(action)
+    }
+
+    /// Lookup `i`'s value as JSON, or its error.
+    fn answer(state: &State, i: usize) -> String {
+        match &state.results[i].outcome {
+            Outcome::Found(r) => r.json.clone(),
+            Outcome::Failed { message, .. } => message.clone(),
+        }
+    }
+
+    #[test]
+    fn a_document_opens_at_its_first_file_and_lookup_and_an_embed_takes_its_file_and_lookup() {
+        let state = welcome();
+        assert_eq!((state.open_file.as_deref(), state.selected), (Some("hiera.yaml"), Some(0)));
+        assert_eq!(answer(&state, 0), "8080");
+        let mut embed = (*state).clone();
+        embed.view =
+            View::Embed { readonly: false, file: Some("data/common.yaml".into()), lookup: Some(2), waiting: true };
+        let doc = state.document().clone();
+        let loaded = act(&Rc::new(embed), Action::Load(doc));
+        assert!(matches!(loaded.view, View::Embed { waiting: false, .. }));
+        assert_eq!((loaded.open_file.as_deref(), loaded.selected), (Some("data/common.yaml"), Some(2)));
+    }
+
+    #[test]
+    fn an_edit_changes_the_answers_and_a_new_file_leaves_the_editor_where_it_was() {
+        let state = act(&welcome(), Action::OpenFile("data/nodes/web01.example.com.yaml".into()));
+        let edited = act(&state, Action::EditFile("profile::web::port: 9090\n".into()));
+        assert_eq!(answer(&edited, 0), "9090");
+        assert!(edited.edited && edited.revision > state.revision);
+        assert!(*edited != *state);
+        let keys = act(&edited, Action::AddFiles(vec![("/etc/k.pem".into(), "key".into())]));
+        assert_eq!(keys.open_file.as_deref(), Some("data/nodes/web01.example.com.yaml"));
+        let renamed = act(&keys, Action::Rename("data/nodes/".into(), "data/hosts/".into()));
+        assert_eq!(renamed.open_file.as_deref(), Some("data/hosts/web01.example.com.yaml"));
+        assert_eq!(answer(&renamed, 0), "80", "the per-node level no longer finds the file");
+    }
+
+    #[test]
+    fn lookups_are_added_changed_pinned_and_removed() {
+        let state = welcome();
+        let count = state.document().lookups.len();
+        let added = act(&state, Action::AddLookup);
+        assert_eq!(added.document().lookups.len(), count + 1);
+        let mut lookup = added.document().lookups[count].clone();
+        lookup.keys = vec!["profile::base::motd".into()];
+        let changed = act(&added, Action::UpdateLookup(count, lookup));
+        assert_eq!(answer(&changed, count), "\"Managed by Puppet on Debian 12\"");
+        let pinned = act(&changed, Action::Pin(count, true));
+        assert_eq!(pinned.results[count].expectation, Some(Ok(())));
+        let selected = act(&pinned, Action::Select(count));
+        assert!(Rc::ptr_eq(&act(&selected, Action::Select(count)), &selected), "selecting again changes nothing");
+        let removed = act(&selected, Action::RemoveLookup(count));
+        assert_eq!((removed.document().lookups.len(), removed.selected), (count, None));
+    }
+
+    #[test]
+    fn the_node_s_facts_and_name_change_the_answers() {
+        let state = welcome();
+        let redhat =
+            act(&state, Action::SetFacts("role: web\nos:\n  family: RedHat\n  release:\n    major: '9'\n".into()));
+        assert_eq!(answer(&redhat, 4), "\"Managed by Puppet on RedHat 9\"");
+        let renamed = act(&state, Action::SetNode("web02.example.com".into()));
+        assert_eq!(answer(&renamed, 0), "80", "web02 has no per-node file");
+        let bad = act(&state, Action::SetFacts("os: [".into()));
+        assert!(bad.facts_error.is_some() && answer(&bad, 0) == "8080", "bad facts keep the last good ones");
+    }
+
+    #[test]
+    fn all_keys_are_resolved_while_their_tab_is_shown_and_again_after_an_edit() {
+        let state = welcome();
+        assert!(state.resolved.is_none());
+        let shown = act(&state, Action::SetTab(Tab::AllKeys));
+        let keys = shown.resolved.clone().expect("resolved while shown");
+        assert!(keys
+            .iter()
+            .any(|(key, value, _)| key == "profile::web::port" && value.as_ref().unwrap().json == "8080"));
+        let opened = act(&shown, Action::OpenFile("data/common.yaml".into()));
+        let edited = act(&opened, Action::EditFile("profile::extra: 1\n".into()));
+        assert!(edited.resolved.as_ref().is_some_and(|k| k.iter().any(|(key, ..)| key == "profile::extra")));
+        assert!(act(&edited, Action::SetTab(Tab::Why)).resolved.is_none());
     }
 }

@@ -1,27 +1,18 @@
 //! All keys: every key the node resolves, its value and the levels it
 //! came from, each opening its file.
 
-use std::rc::Rc;
-
 use hiera_core::playground::ResolvedKey;
 use yew::prelude::*;
 
-use crate::state::Action;
+use crate::state::{Action, Same};
 
 /// Props of [`AllKeys`].
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct AllKeysProps {
     /// What the reducer resolved (see `State::resolved`).
-    pub keys: Rc<Vec<ResolvedKey>>,
+    pub keys: Same<Vec<ResolvedKey>>,
     /// Where actions go.
     pub dispatch: Callback<Action>,
-}
-
-impl PartialEq for AllKeysProps {
-    /// Resolved anew on every edit: the same list is the same table.
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.keys, &other.keys) && self.dispatch == other.dispatch
-    }
 }
 
 /// The table.

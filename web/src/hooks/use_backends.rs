@@ -13,7 +13,7 @@ pub fn use_backends(state: &UseReducerHandle<State>) {
         if *wants {
             spawn_local(async move {
                 match crate::backends::load().await {
-                    Ok(backends) => dispatcher.dispatch(Action::BackendsReady(std::rc::Rc::new(backends))),
+                    Ok(backends) => dispatcher.dispatch(Action::BackendsReady(crate::state::Same::new(backends))),
                     Err(text) => dispatcher.dispatch(Action::Notify(Notice { text, error: true })),
                 }
             });
