@@ -17,7 +17,14 @@
 //
 // Keys are made by the browser's WebCrypto and go nowhere.
 
-import { loadStyles } from "./panel-dom.js";
+/** The panel's styles (panels.css), which come with it rather than with the page. */
+function loadStyles() {
+  if (!document.querySelector("link[data-panels]")) {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: "panels.css" });
+    link.dataset.panels = "";
+    document.head.append(link);
+  }
+}
 
 let loading = null;
 

@@ -14,7 +14,7 @@ const BUDGET = 480 * 1024;
 // only for documents that use eyaml or HOCON (backends/), when Report it or
 // Nodes is opened (extras/), when chosen (examples/, facts/), or not by the
 // page at all.
-const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "fleet.js", "keys.js", "panel-dom.js", "panels.css", "sw.js"]);
+const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "panels.css", "sw.js"]);
 const NOT_COUNTED_DIRS = new Set(["backends", "facts", "extras"]);
 
 async function files(dir) {

@@ -54,12 +54,6 @@ function extrasModule() {
   return extras;
 }
 
-/** Draws the Nodes panel (www/fleet.js, fetched once) into `host`. */
-export async function fleetRender(host, app) {
-  const [view, m] = await Promise.all([import(new URL("fleet.js", document.baseURI).href), extrasModule()]);
-  view.render(host, app, m);
-}
-
 /** Report it's [Markdown, embed.js markup] of a document (YAML); throws a message. */
 export async function extrasReport(text, base) {
   return (await extrasModule()).report(text, base);

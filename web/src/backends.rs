@@ -34,10 +34,6 @@ extern "C" {
     #[wasm_bindgen(js_name = eyamlToolsRender)]
     pub fn eyaml_tools_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
 
-    /// Draws the Nodes panel (see `hooks::use_fleet_panel`).
-    #[wasm_bindgen(js_name = fleetRender)]
-    pub fn fleet_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
-
     #[wasm_bindgen(js_name = extrasReport)]
     fn extras_report(document: &str, base: &str) -> js_sys::Promise;
 

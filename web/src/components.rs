@@ -8,6 +8,7 @@ pub mod explain;
 pub mod file_tree;
 pub mod lookups;
 pub mod node_panel;
+pub mod nodes;
 pub mod report;
 pub mod shortcuts;
 pub mod toolbar;

@@ -5,7 +5,6 @@ pub mod use_backends;
 pub mod use_document_io;
 pub mod use_drop;
 pub mod use_eyaml_tools;
-pub mod use_fleet_panel;
 pub mod use_latest;
 pub mod use_page;
 pub mod use_share_link;

@@ -46,7 +46,6 @@ fn app(props: &AppProps) -> Html {
     hooks::use_page::use_embedding(&state);
     hooks::use_page::use_gallery(&state);
     let eyaml_host = hooks::use_eyaml_tools::use_eyaml_tools(&state);
-    let panels = components::workspace::Panels { nodes: hooks::use_fleet_panel::use_fleet_panel(&state) };
     use_effect_with(state.theme.clone(), |t| browser::apply_theme(t));
     // A link pasted into this tab changes only the fragment: open it as a
     // fresh tab would (the page changes its own fragment without this event).
@@ -97,7 +96,7 @@ fn app(props: &AppProps) -> Html {
                 <Report state={(*state).clone()} onclose={dispatch.reform(|_| Action::ShowReport(false))} />
             }
             { bars::status(&state, &dispatch, &io) }
-            { workspace(&state, &dispatch, &panels) }
+            { workspace(&state, &dispatch) }
         </div>
     }
 }

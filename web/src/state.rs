@@ -7,7 +7,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use hiera_core::case::{CaseLookup, Document, OtherNode};
-use hiera_core::playground::{Evaluation, Outcome, Playground, Problem, ResolvedKey};
+use hiera_core::fleet::{Change, Table};
+use hiera_core::playground::{Evaluation, Outcome, Playground, Problem, ResolvedKey, Scopes};
 use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
 use yew::prelude::*;
@@ -110,6 +111,23 @@ impl<T> std::ops::Deref for Same<T> {
     }
 }
 
+/// The Nodes tab: every lookup's answer for every node, what each node's
+/// paths read and `puppet lookup` adds, and what changed since the pin.
+#[derive(Debug)]
+pub struct Fleet {
+    /// The answers, a column a node (the shown one first).
+    pub table: Table,
+    /// Each node's environment, in the table's order.
+    pub environments: Vec<String>,
+    /// The variables the paths read, and those `puppet lookup` adds.
+    pub scopes: Scopes,
+    /// The answers when they were pinned.
+    pub pinned: Option<Same<Table>>,
+    /// Every (node, lookup) whose answer changed since the pin, as
+    /// `hiera-lookup diff` lists them.
+    pub changes: Vec<Change>,
+}
+
 /// A lookup's evaluation as the views receive it: equal only to itself. An
 /// edit makes new evaluations, which are drawn again anyway, and comparing
 /// them deeply (explanations can be large) would cost more than drawing.
@@ -135,6 +153,11 @@ pub struct State {
     pub results: Rc<Vec<Shown>>,
     /// Every key the node resolves, while All keys is on show.
     pub resolved: Option<Same<Vec<ResolvedKey>>>,
+    /// Every lookup for every node, while Nodes is on show.
+    pub fleet: Option<Same<Fleet>>,
+    /// The answers of every node when the user pinned them, for the
+    /// document on show.
+    fleet_pin: Option<Same<Table>>,
     /// A file and line to show in the editor, highlighted.
     pub reveal: Option<(String, usize)>,
     /// The facts as the user typed them.
@@ -237,8 +260,12 @@ pub enum Action {
     AddFiles(Vec<(String, String)>),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
-    /// Add a node beside the document's own: its name, its environment
-    /// (none: the document's) and its facts, as the facts box reads them.
+    /// Pin every node's answers (or forget the pin): the Nodes table then
+    /// marks each answer that changes.
+    PinFleet(bool),
+    /// Add a node beside the document's own: its name (one the document
+    /// has gets a number; empty: "node"), its environment (none: the
+    /// document's) and its facts, as the facts box reads them.
     AddNode(String, Option<String>, String),
     /// Remove the `i`-th of the other nodes.
     RemoveNode(usize),
@@ -277,6 +304,8 @@ impl State {
             selected: None,
             results: Rc::default(),
             resolved: None,
+            fleet: None,
+            fleet_pin: None,
             reveal: None,
             facts_text: AttrValue::default(),
             facts_error: None,
@@ -323,6 +352,7 @@ impl State {
 
     fn load(&mut self, doc: Document) {
         self.loaded += 1;
+        self.fleet_pin = None;
         self.work = None;
         self.example = None;
         self.edited = false;
@@ -448,6 +478,18 @@ impl State {
         self.results = Rc::new(results);
         drop(engine);
         self.resolve_keys();
+        self.answer_nodes();
+    }
+
+    /// Answers every lookup for every node while Nodes is on show.
+    fn answer_nodes(&mut self) {
+        self.fleet = (self.tab == Tab::Nodes).then(|| {
+            let mut engine = self.engine.borrow_mut();
+            let environments = engine.document().all_nodes().into_iter().map(|n| n.environment).collect();
+            let (table, scopes) = engine.fleet_and_scopes();
+            let changes = self.fleet_pin.as_ref().map(|pin| pin.changes(&table)).unwrap_or_default();
+            Same::new(Fleet { table, environments, scopes, pinned: self.fleet_pin.clone(), changes })
+        });
     }
 
     /// Resolves every key of the node while All keys is on show (and
@@ -542,6 +584,19 @@ impl State {
             files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
         };
         self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
+    }
+
+    /// `name`, or, when the document has a node of that name, a name made
+    /// from it with a number on its host part (`web01-2.example.com`
+    /// keeps its domain): the Nodes table tells its columns by name.
+    fn unique_node_name(&self, name: &str) -> String {
+        let base = if name.trim().is_empty() { "node" } else { name.trim() };
+        let taken: Vec<String> = self.document().all_nodes().into_iter().map(|n| n.name).collect();
+        let (host, domain) = base.split_once('.').map_or((base, String::new()), |(h, d)| (h, format!(".{d}")));
+        std::iter::once(base.to_string())
+            .chain((2..).map(|i| format!("{host}-{i}{domain}")))
+            .find(|n| !taken.contains(n))
+            .unwrap_or_default()
     }
 
     /// Why for lookup `row` of the Nodes table's `column`: column 0 is the
@@ -723,6 +778,7 @@ impl Reducible for State {
             Action::AddFiles(files) => s.add_files(files),
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
             Action::AddNode(name, environment, facts) => {
+                let name = s.unique_node_name(&name);
                 let node = parse_facts(&facts)
                     .and_then(|read| OtherNode::new(name.clone(), environment, read.facts).map_err(|e| e.to_string()));
                 match node {
@@ -738,6 +794,11 @@ impl Reducible for State {
             Action::SetTab(tab) => {
                 s.tab = tab;
                 s.resolve_keys();
+                s.answer_nodes();
+            }
+            Action::PinFleet(pin) => {
+                s.fleet_pin = pin.then(|| s.fleet.as_ref().map(|f| Same::new(f.table.clone()))).flatten();
+                s.answer_nodes();
             }
             Action::ShowReport(open) => s.report_open = open,
             Action::ShowEyaml(open) => s.eyaml_open = open,
@@ -847,5 +908,24 @@ mod tests {
         let edited = act(&opened, Action::EditFile("profile::extra: 1\n".into()));
         assert!(edited.resolved.as_ref().is_some_and(|k| k.iter().any(|(key, ..)| key == "profile::extra")));
         assert!(act(&edited, Action::SetTab(Tab::Why)).resolved.is_none());
+    }
+
+    #[test]
+    fn nodes_are_answered_while_their_tab_is_shown_and_a_pin_tells_what_an_edit_changed() {
+        let shown = act(&welcome(), Action::SetTab(Tab::Nodes));
+        let facts = shown.facts_text.to_string();
+        // A taken name gets a number on its host part.
+        let added = act(&shown, Action::AddNode("web01.example.com".into(), None, facts));
+        let fleet = added.fleet.clone().expect("answered while shown");
+        assert_eq!(fleet.table.nodes, ["web01.example.com", "web01-2.example.com"]);
+        assert_eq!(fleet.table.answers[0].iter().map(ToString::to_string).collect::<Vec<_>>(), ["8080", "80"]);
+        let pinned = act(&added, Action::PinFleet(true));
+        let opened = act(&pinned, Action::OpenFile("data/common.yaml".into()));
+        let common = opened.open_text().unwrap().replace("profile::web::port: 80", "profile::web::port: 81");
+        let edited = act(&opened, Action::EditFile(common));
+        let changes: Vec<String> = edited.fleet.as_ref().unwrap().changes.iter().map(ToString::to_string).collect();
+        assert_eq!(changes, ["web01-2.example.com profile::web::port: 80 -> 81"]);
+        assert!(act(&edited, Action::PinFleet(false)).fleet.as_ref().unwrap().changes.is_empty());
+        assert!(act(&edited, Action::SetTab(Tab::Why)).fleet.is_none());
     }
 }

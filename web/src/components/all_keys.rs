@@ -48,7 +48,7 @@ pub fn all_keys(props: &AllKeysProps) -> Html {
 }
 
 /// A key that wraps after a `::` when long, never inside a name.
-fn wrapped(key: &str) -> Html {
+pub(crate) fn wrapped(key: &str) -> Html {
     let parts = key.split("::").enumerate().map(|(i, part)| {
         html! { <>if i > 0 { { "::" }<wbr /> }{ part }</> }
     });

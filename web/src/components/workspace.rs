@@ -9,17 +9,12 @@ use crate::components::explain::Explain;
 use crate::components::file_tree::FileTree;
 use crate::components::lookups::Lookups;
 use crate::components::node_panel::NodePanel;
+use crate::components::nodes::Nodes;
 use crate::components::why::Why;
 use crate::state::{Action, State, Tab};
 
-/// Where the plain-DOM panel draws (see `hooks::use_fleet_panel`).
-pub struct Panels {
-    /// The Nodes tab's.
-    pub nodes: NodeRef,
-}
-
 /// The panes, for `state`.
-pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html {
+pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
     let doc = state.document();
     let paths: Vec<String> = doc.files.iter().map(|(p, _)| p.clone()).collect();
     let environment = AttrValue::from(doc.environment.clone());
@@ -52,14 +47,14 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>, panels: &Panels) ->
                                 onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
                         }) }
                 </div>
-                <div class="tab-body" id="results-body" tabindex="-1">{ tab_body(state, dispatch, panels) }</div>
+                <div class="tab-body" id="results-body" tabindex="-1">{ tab_body(state, dispatch) }</div>
             </section>
         </main>
     }
 }
 
 /// What the tab on show shows, for the lookup selected.
-fn tab_body(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html {
+fn tab_body(state: &State, dispatch: &Callback<Action>) -> Html {
     let evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
     let relative = {
         let state = state.clone();
@@ -78,9 +73,10 @@ fn tab_body(state: &State, dispatch: &Callback<Action>, panels: &Panels) -> Html
                 if let Some(keys) = state.resolved.clone() { <AllKeys {keys} dispatch={dispatch.clone()} /> }
             </section>
         },
-        // Drawn by www/fleet.js (hooks::use_fleet_panel).
-        Tab::Nodes => {
-            html! { <section class="fleet" data-testid="fleet" aria-label="Nodes" ref={panels.nodes.clone()} /> }
-        }
+        Tab::Nodes => html! {
+            <section class="fleet" data-testid="fleet" aria-label="Nodes">
+                if let Some(fleet) = state.fleet.clone() { <Nodes {fleet} facts={state.facts_text.clone()} dispatch={dispatch.clone()} /> }
+            </section>
+        },
     }
 }

@@ -1,4 +1,4 @@
-//! The `app` object a plain-DOM panel (`www/eyaml-tools.js`, `www/fleet.js`)
+//! The `app` object a plain-DOM panel (`www/eyaml-tools.js`)
 //! acts through: named functions that call back into the page.
 
 use std::cell::RefCell;
