@@ -107,10 +107,16 @@ fn modules_depend_one_way_from_the_pipeline_down_to_the_data_model() {
             "{name} is in no layer: place it in LAYERS and ARCHITECTURE.md"
         );
     }
+    // `crate::used` and `crate::{used::..., ...}`.
+    let grouped = regex_lite::Regex::new(r"crate::\{([^}]*)\}").unwrap();
+    let uses = |text: &str, used: &str| {
+        text.contains(&format!("crate::{used}"))
+            || grouped.captures_iter(text).any(|c| c[1].split(',').any(|p| p.trim().split("::").next() == Some(used)))
+    };
     let mut wrong = Vec::new();
     for (name, text) in &modules {
         for used in modules.keys().filter(|u| *u != name) {
-            if !text.contains(&format!("crate::{used}")) {
+            if !uses(text, used) {
                 continue;
             }
             let allowed = match (layer(name), layer(used)) {

@@ -767,7 +767,13 @@ impl Reducible for State {
             Action::Select(i) if self.selected == Some(i) => return self,
             Action::Select(i) => s.selected = Some(i),
             Action::SetFormat(f) => s.format = f,
-            Action::Notify(n) => s.notice = Some(n),
+            Action::Notify(n) => {
+                // An embed whose document could not be read shows what it has, and why.
+                if let View::Embed { waiting, .. } = &mut s.view {
+                    *waiting = false;
+                }
+                s.notice = Some(n);
+            }
             Action::BackendsReady(backends) => {
                 s.backends = Some(backends.clone());
                 s.with_engine(|e| {
@@ -846,7 +852,11 @@ mod tests {
         embed.view =
             View::Embed { readonly: false, file: Some("data/common.yaml".into()), lookup: Some(2), waiting: true };
         let doc = state.document().clone();
-        let loaded = act(&Rc::new(embed), Action::Load(doc));
+        let embed = Rc::new(embed);
+        // A document that cannot be read is said, not waited for.
+        let told = act(&embed, Action::Notify(Notice { text: "bad".into(), error: true }));
+        assert!(matches!(told.view, View::Embed { waiting: false, .. }));
+        let loaded = act(&embed, Action::Load(doc));
         assert!(matches!(loaded.view, View::Embed { waiting: false, .. }));
         assert_eq!((loaded.open_file.as_deref(), loaded.selected), (Some("data/common.yaml"), Some(2)));
     }

@@ -240,8 +240,10 @@ fn read_file<'a>(files: &'a Files, path: &str) -> Result<&'a [u8], String> {
     }
     // A relative path is relative to Puppet's working directory, which holds
     // no key files.
-    match files.read(path).filter(|_| path.starts_with('/')) {
-        Some(text) => Ok(text.as_bytes()),
+    match files.load(path).filter(|_| path.starts_with('/')) {
+        Some(Ok(text)) => Ok(text.as_bytes()),
+        // The loader's own words (`Permission denied @ rb_sysopen - PATH`).
+        Some(Err(message)) => Err(message.to_string()),
         None => Err(format!("No such file or directory @ rb_sysopen - {path}")),
     }
 }

@@ -64,8 +64,8 @@ fn known_keys(props: &KnownKeysProps) -> Html {
 pub fn lookups(props: &LookupsProps) -> Html {
     let list = use_node_ref();
     let onkeydown = {
-        let (dispatch, list, count, selected) =
-            (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected);
+        let (dispatch, list, count, selected, only) =
+            (props.dispatch.clone(), list.clone(), props.lookups.len(), props.selected, props.only);
         Callback::from(move |e: KeyboardEvent| {
             // Enter on a row selects it.
             if e.key() == "Enter"
@@ -81,7 +81,8 @@ pub fn lookups(props: &LookupsProps) -> Html {
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlElement>().ok())
                 .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-            if in_field || count == 0 {
+            // An embed showing one lookup has no other row to move to.
+            if in_field || count == 0 || only.is_some() {
                 return;
             }
             let next = match e.key().as_str() {
@@ -188,11 +189,12 @@ fn focus_row(list: &NodeRef, index: usize) {
 
 fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) -> Html {
     let selected = props.selected == Some(i);
-    // The list is one stop for Tab: the selected row (the first while none
-    // is), its controls, and nothing of the other rows; arrow keys move
-    // between rows.
-    let stop = selected || (props.selected.is_none() && i == props.only.unwrap_or(0));
-    let inner = (!selected).then_some("-1");
+    // The list is one stop for Tab: the selected row (the first shown while
+    // no shown row is selected), its controls, and nothing of the other
+    // rows; arrow keys move between rows.
+    let shown = |r: usize| r < props.lookups.len() && props.only.is_none_or(|o| o == r);
+    let stop = selected || (!props.selected.is_some_and(shown) && i == props.only.unwrap_or(0));
+    let inner = (!stop).then_some("-1");
     let update = {
         let (dispatch, lookup) = (props.dispatch.clone(), l.clone());
         move |change: Box<dyn Fn(&mut CaseLookup)>| {

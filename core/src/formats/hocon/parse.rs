@@ -19,7 +19,7 @@ pub fn parse(text: &str) -> Result<Hash, Error> {
     if let Some(e) = parser.unsupported {
         return Err(e);
     }
-    let mut resolver = Resolver { root: &root, active: Vec::new(), depth: 0 };
+    let mut resolver = Resolver { root: &root, active: Vec::new(), depth: 0, resolved: Default::default() };
     match resolver.resolve(&root)? {
         Some(Value::Hash(h)) => Ok(h),
         _ => Ok(Hash::default()),
@@ -187,8 +187,7 @@ fn unquoted(chars: &[char]) -> (Tok, usize) {
             break;
         }
         n += 1;
-        let read: String = chars[..n].iter().collect();
-        if (n == 4 && (read == "true" || read == "null")) || (n == 5 && read == "false") {
+        if matches!(&chars[..n], ['t', 'r', 'u', 'e'] | ['n', 'u', 'l', 'l'] | ['f', 'a', 'l', 's', 'e']) {
             break;
         }
     }
@@ -392,12 +391,10 @@ enum Node {
     /// ruby-hocon's `ConfigConcatenation` joins them (a lone piece keeps
     /// its type; see [`join`]).
     Concat(Vec<Piece>, usize),
-    /// A lone optional substitution, and the value it replaced, which
-    /// stays when the substitution comes to nothing.
-    Fallback(Box<Node>, Box<Node>),
     /// A value still to be resolved set over an earlier one (ruby-hocon's
     /// `ConfigDelayedMerge`): once resolved, an object is merged over the
-    /// earlier value; anything else replaces it.
+    /// earlier value, anything else replaces it, and nothing (optional
+    /// substitutions of nothing) leaves it.
     Merge(Box<Node>, Box<Node>),
 }
 
@@ -572,8 +569,8 @@ impl Parser {
                 return Ok(());
             }
             Tok::Unquoted(kind) if matches!(kind.as_str(), "url(" | "file(" | "classpath(") => kind,
-            t @ (Tok::Unquoted(_) | Tok::Number(_)) if !matches!(t, Tok::Unquoted(ref w) if w == "true" || w == "false" || w == "null") =>
-            {
+            // A number, true, false or null is a value token, not unquoted text.
+            t @ Tok::Unquoted(_) if !matches!(t, Tok::Unquoted(ref w) if w == "true" || w == "false" || w == "null") => {
                 return self.fail(format!("expecting include parameter to be quoted filename, file(), classpath(), or url(). No spaces are allowed before the open paren. Not expecting: {}", t.describe()));
             }
             t => {
@@ -808,8 +805,7 @@ fn scalar(word: &str) -> Piece {
 
 /// A number as ruby-hocon reads one; a whole float is an integer.
 fn number(word: &str) -> Option<Value> {
-    let first = word.chars().next()?;
-    if !(first.is_ascii_digit() || first == '-') || !word.chars().all(|c| "0123456789eE+-.".contains(c)) {
+    if !ruby_number(word) {
         return None;
     }
     if !word.contains(['.', 'e', 'E']) {
@@ -873,10 +869,12 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, St
         (Ok(later), Err(_)) => Node::Object(later),
         (Err(Node::Concat(pieces, line)), earlier) => {
             let earlier = earlier.map_or_else(|e| e, Node::Object);
-            if matches!(pieces.as_slice(), [Piece::Subst { optional: true, path: p, .. }] if p != path) {
-                // `a = x` then `a = ${?undefined}`: a stays x.
-                return Ok(Node::Fallback(Box::new(Node::Concat(pieces, line)), Box::new(earlier)));
+            // A value with nothing to resolve and no object in it ignores the earlier one.
+            if !pieces.iter().any(|p| matches!(p, Piece::Subst { .. } | Piece::Node(Node::Object(_)))) {
+                return Ok(Node::Concat(pieces, line));
             }
+            // A substitution of the field itself holds the earlier value already.
+            let whole = pieces.iter().any(|p| matches!(p, Piece::Subst { path: sp, .. } if sp == path));
             let pieces = pieces
                 .into_iter()
                 .map(|piece| match piece {
@@ -890,23 +888,23 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, St
                     p => p,
                 })
                 .collect();
-            Node::Merge(Box::new(Node::Concat(pieces, line)), Box::new(earlier))
+            match whole {
+                true => Node::Concat(pieces, line),
+                false => Node::Merge(Box::new(Node::Concat(pieces, line)), Box::new(earlier)),
+            }
         }
         (Err(later), _) => later,
     })
 }
 
-/// Whether a value holds a substitution, which ruby-hocon resolves later.
+/// Whether a value is one ruby-hocon cannot merge an object over until it
+/// is resolved (its `Unmergeable`: a substitution, a concatenation with
+/// one, a merge waiting on one); a list or object holding one is not.
 fn unresolved(node: &Node) -> bool {
     match node {
-        Node::Object(fields) => fields.iter().any(|(_, v)| unresolved(v)),
-        Node::Array(items) => items.iter().any(unresolved),
-        Node::Concat(pieces, _) => pieces.iter().any(|p| match p {
-            Piece::Subst { .. } => true,
-            Piece::Node(n) => unresolved(n),
-            _ => false,
-        }),
-        Node::Fallback(..) | Node::Merge(..) => true,
+        Node::Object(_) | Node::Array(_) => false,
+        Node::Concat(pieces, _) => pieces.iter().any(|p| matches!(p, Piece::Subst { .. })),
+        Node::Merge(later, _) => unresolved(later),
     }
 }
 
@@ -955,6 +953,11 @@ struct Resolver<'a> {
     root: &'a Node,
     active: Vec<String>,
     depth: usize,
+    /// What each path resolved to: a path means the same wherever it is
+    /// used (a field's substitutions of itself were read at parse time), and
+    /// values that substitute each other twice would otherwise be resolved
+    /// exponentially often.
+    resolved: std::collections::HashMap<Vec<String>, Option<Joinable>>,
 }
 
 impl Resolver<'_> {
@@ -983,15 +986,14 @@ impl Resolver<'_> {
                 Some(Value::Array(out.into()))
             }
             Node::Concat(pieces, line) => self.concat(pieces, *line)?.map(|j| j.value),
-            Node::Fallback(first, fallback) => match self.resolve(first)? {
-                Some(v) => Some(v),
-                None => self.resolve(fallback)?,
-            },
+            // A value that comes to nothing (optional substitutions of
+            // nothing) leaves the earlier one.
             Node::Merge(later, earlier) => match self.resolve(later)? {
                 Some(Value::Hash(later)) => match self.resolve(earlier)? {
                     Some(Value::Hash(earlier)) => Some(Value::Hash(merge_hashes(later, earlier))),
                     _ => Some(Value::Hash(later)),
                 },
+                None => self.resolve(earlier)?,
                 v => v,
             },
         };
@@ -1001,10 +1003,17 @@ impl Resolver<'_> {
 
     /// The node's value as a concatenation joins it.
     fn joinable(&mut self, node: &Node) -> Result<Option<Joinable>, Error> {
-        Ok(match node {
+        // Substitutions of substitutions recurse through here.
+        self.depth += 1;
+        if self.depth > MAX_DEPTH * 4 {
+            return Err(Error { message: "substitutions nested too deeply".into(), line: 1, ruby: false });
+        }
+        let out = match node {
             Node::Concat(pieces, line) => self.concat(pieces, *line)?,
             node => self.resolve(node)?.map(Joinable::of),
-        })
+        };
+        self.depth -= 1;
+        Ok(out)
     }
 
     /// ruby-hocon's `ConfigConcatenation.consolidate`: each piece joined to
@@ -1063,11 +1072,25 @@ impl Resolver<'_> {
     /// value on the way is known only once resolved (a merge over a
     /// substitution), that value's inside.
     fn at_path(&mut self, path: &[String]) -> Result<Option<Joinable>, Error> {
+        if let Some(known) = self.resolved.get(path) {
+            return Ok(known.clone());
+        }
+        let value = self.find(path)?;
+        self.resolved.insert(path.to_vec(), value.clone());
+        Ok(value)
+    }
+
+    fn find(&mut self, path: &[String]) -> Result<Option<Joinable>, Error> {
         if let Some(node) = lookup(self.root, path) {
             return self.joinable(node);
         }
         for known in (1..path.len()).rev() {
             let Some(node) = lookup(self.root, &path[..known]) else { continue };
+            // An object there that lacks the rest lacks it: only a value known
+            // once resolved (a merge over a substitution) may hold it.
+            if matches!(node, Node::Object(_)) || as_single_object(node) {
+                return Ok(None);
+            }
             let mut value = self.resolve(node)?;
             for key in &path[known..] {
                 value = match value {
@@ -1081,8 +1104,14 @@ impl Resolver<'_> {
     }
 }
 
+/// Whether a node is a value that is one object as written.
+fn as_single_object(node: &Node) -> bool {
+    matches!(node, Node::Concat(pieces, _) if matches!(pieces.as_slice(), [Piece::Node(Node::Object(_))]))
+}
+
 /// A value as a concatenation sees it: its ruby-hocon class decides how it
 /// joins.
+#[derive(Clone)]
 struct Joinable {
     value: Value,
     class: Class,
@@ -1258,6 +1287,16 @@ mod tests {
         assert_eq!(read("a { b { c = 1 } }\na = ${a.b}"), r#"{"a"=>{"c"=>1, "b"=>{"c"=>1}}}"#);
         // Fields over a substitution: ruby-hocon 1.3.1 fails on a class it never loads.
         assert!(parse("b { x = 1 }\na = ${b}\na.y = 2").is_err_and(|e| e.ruby));
+        // But over a value with nothing to resolve, or a list holding a substitution, they merge.
+        assert_eq!(read("a = 1\na = 2\na.b = 1"), r#"{"a"=>{"b"=>1}}"#);
+        assert_eq!(read("a = [${c}]\nc = 1\na { b = 1 }"), r#"{"a"=>{"b"=>1}, "c"=>1}"#);
+        // An optional substitution over an object merges with it; one of nothing leaves it.
+        assert_eq!(read("a { x = 1 }\na = ${?b}\nb { y = 2 }"), r#"{"a"=>{"y"=>2, "x"=>1}, "b"=>{"y"=>2}}"#);
+        assert_eq!(read("a = 5\na = ${?x}${?y}"), r#"{"a"=>5}"#);
+        // A key missing from the object that holds the substitution is missing, not a cycle.
+        assert_eq!(read("a { b = ${?a.c} }"), r#"{"a"=>{}}"#);
+        // Text that is no number as Ruby reads one stays text.
+        assert_eq!(read("h = 0-23\nv = 1.\nw = -0-7"), r#"{"h"=>"0-23", "v"=>"1.", "w"=>"-0-7"}"#);
         assert_eq!(read("b = ${c.d}"), "String: 1: Could not resolve substitution to a value: ${c.d}");
     }
 
@@ -1293,5 +1332,23 @@ mod tests {
         assert!(parse(&deep).is_err());
         let nested = "a = ".to_string() + &"${".repeat(10_000);
         assert!(parse(&nested).is_err());
+    }
+
+    #[test]
+    fn hostile_text_is_read_in_bounded_time_and_memory() {
+        // Appending to a field again and again grows it linearly.
+        let appended = "a = [1]\n".to_string() + &"a += 1\n".repeat(60);
+        assert!(matches!(parse(&appended).unwrap().get(&Value::from("a")), Some(Value::Array(a)) if a.len() == 61));
+        let doubled = "p = a\n".to_string() + &"p = ${p}\"x\"\n".repeat(60);
+        assert!(parse(&doubled).is_ok());
+        // A long chain of substitutions ends with an error, not a stack overflow.
+        let chain: String = (0..5000).map(|i| format!("k{i} = ${{k{}}}\n", i + 1)).collect::<String>() + "k5000 = 1\n";
+        assert!(parse(&chain).is_err());
+        // Values that substitute each other twice, forty deep, are each resolved once.
+        let twice: String =
+            (1..=40).map(|i| format!("a{i} = ${{a{0}}} ${{a{0}}}\n", i - 1)).collect::<String>() + "a0 { x = 1 }\n";
+        assert!(parse(&twice).is_ok());
+        // A long word is read in one pass.
+        assert!(parse(&format!("a = {}", "x".repeat(200_000))).is_ok());
     }
 }
