@@ -328,10 +328,8 @@ fn post_message(kind: &str, height: Option<i32>) {
     if let Some(h) = height {
         let _ = js_sys::Reflect::set(&message, &"height".into(), &h.into());
     }
-    if let Ok(Some(parent)) = w.parent() {
-        if parent != w {
-            let _ = parent.post_message(&message, "*");
-        }
+    if let Ok(Some(parent)) = w.parent().map(|p| p.filter(|_| in_frame())) {
+        let _ = parent.post_message(&message, "*");
     }
 }
 

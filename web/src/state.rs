@@ -586,19 +586,6 @@ impl State {
         self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
     }
 
-    /// `name`, or, when the document has a node of that name, a name made
-    /// from it with a number on its host part (`web01-2.example.com`
-    /// keeps its domain): the Nodes table tells its columns by name.
-    fn unique_node_name(&self, name: &str) -> String {
-        let base = if name.trim().is_empty() { "node" } else { name.trim() };
-        let taken: Vec<String> = self.document().all_nodes().into_iter().map(|n| n.name).collect();
-        let (host, domain) = base.split_once('.').map_or((base, String::new()), |(h, d)| (h, format!(".{d}")));
-        std::iter::once(base.to_string())
-            .chain((2..).map(|i| format!("{host}-{i}{domain}")))
-            .find(|n| !taken.contains(n))
-            .unwrap_or_default()
-    }
-
     /// Why for lookup `row` of the Nodes table's `column`: column 0 is the
     /// node on show, the others become it.
     fn open_why(&mut self, column: usize, row: usize) {
@@ -784,7 +771,7 @@ impl Reducible for State {
             Action::AddFiles(files) => s.add_files(files),
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
             Action::AddNode(name, environment, facts) => {
-                let name = s.unique_node_name(&name);
+                let name = s.document().free_node_name(&name);
                 let node = parse_facts(&facts)
                     .and_then(|read| OtherNode::new(name.clone(), environment, read.facts).map_err(|e| e.to_string()));
                 match node {
@@ -802,9 +789,13 @@ impl Reducible for State {
                 s.resolve_keys();
                 s.answer_nodes();
             }
+            // The answers on show are pinned as they are: nothing changed since.
             Action::PinFleet(pin) => {
                 s.fleet_pin = pin.then(|| s.fleet.as_ref().map(|f| Same::new(f.table.clone()))).flatten();
-                s.answer_nodes();
+                s.fleet = s.fleet.as_ref().map(|f| {
+                    let (table, environments, scopes) = (f.table.clone(), f.environments.clone(), f.scopes.clone());
+                    Same::new(Fleet { table, environments, scopes, pinned: s.fleet_pin.clone(), changes: Vec::new() })
+                });
             }
             Action::ShowReport(open) => s.report_open = open,
             Action::ShowEyaml(open) => s.eyaml_open = open,

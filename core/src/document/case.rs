@@ -164,6 +164,19 @@ impl Document {
         Node { name, environment: self.environment.clone(), facts: self.facts.clone() }
     }
 
+    /// `name` (empty: "node"), or, when the document has a node of that
+    /// name, a name made from it with a number on its host part
+    /// (`web01-2.example.com` keeps its domain): nodes are told apart by name.
+    pub fn free_node_name(&self, name: &str) -> String {
+        let base = if name.trim().is_empty() { "node" } else { name.trim() };
+        let taken: Vec<String> = self.all_nodes().into_iter().map(|n| n.name).collect();
+        let (host, domain) = base.split_once('.').map_or((base, String::new()), |(h, d)| (h, format!(".{d}")));
+        std::iter::once(base.to_string())
+            .chain((2..).map(|i| format!("{host}-{i}{domain}")))
+            .find(|n| !taken.contains(n))
+            .unwrap_or_default()
+    }
+
     /// Every node the document holds: its own first, then [`Document::nodes`].
     pub fn all_nodes(&self) -> Vec<Node> {
         let others = self.nodes.iter().map(|n| Node {

@@ -213,6 +213,24 @@ impl Table {
         self.answers.get(row)?.get(column)
     }
 
+    /// How the answer of `row` for `column` compares: changed since
+    /// `pinned` (the answer then), else differing from the first node's, or
+    /// the same.
+    pub fn mark<'p>(&self, row: usize, column: usize, pinned: Option<&'p Table>) -> Mark<'p> {
+        let (Some(answers), Some(node)) = (self.answers.get(row), self.nodes.get(column)) else { return Mark::Same };
+        let Some(answer) = answers.get(column) else { return Mark::Same };
+        match pinned.and_then(|p| p.get(node, &self.keys[row])).filter(|before| !before.same(answer)) {
+            Some(before) => Mark::Changed(before),
+            None if !answer.same(&answers[0]) => Mark::Differs,
+            None => Mark::Same,
+        }
+    }
+
+    /// Whether the nodes' answers of `row` are not all the same.
+    pub fn varies(&self, row: usize) -> bool {
+        self.answers.get(row).is_some_and(|answers| answers.iter().any(|a| !a.same(&answers[0])))
+    }
+
     /// Every (node, key) both tables hold whose answer differs, sorted by
     /// node, then key.
     pub fn changes(&self, after: &Table) -> Vec<Change> {
@@ -235,6 +253,17 @@ impl Table {
     }
 }
 
+/// How one answer of a [`Table`] compares ([`Table::mark`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mark<'p> {
+    /// Changed since the pin: the answer then.
+    Changed(&'p Answer),
+    /// Not the first node's answer.
+    Differs,
+    /// The first node's answer.
+    Same,
+}
+
 /// Sorts changes by node, then key, as `diff` prints them (a (node, key)
 /// changes once: the order of equals cannot show).
 pub fn sort(changes: &mut [Change]) {
@@ -251,6 +280,20 @@ mod tests {
             keys: keys.iter().map(|k| k.to_string()).collect(),
             answers,
         }
+    }
+
+    #[test]
+    fn a_cell_is_marked_changed_since_the_pin_else_against_the_first_node() {
+        let table = |a: &str, b: &str| Table {
+            nodes: vec!["n1".into(), "n2".into()],
+            keys: vec!["k".into()],
+            answers: vec![vec![Answer::Value(Value::from(a)), Answer::Value(Value::from(b))]],
+        };
+        let (pinned, now) = (table("1", "1"), table("1", "2"));
+        assert_eq!(now.mark(0, 1, Some(&pinned)), Mark::Changed(&Answer::Value(Value::from("1"))));
+        assert_eq!(now.mark(0, 1, None), Mark::Differs);
+        assert_eq!(now.mark(0, 0, Some(&pinned)), Mark::Same);
+        assert!(now.varies(0) && !pinned.varies(0));
     }
 
     #[test]

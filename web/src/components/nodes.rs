@@ -4,7 +4,7 @@
 //! lookup` adds; and, once the answers are pinned, every (node, lookup)
 //! whose answer an edit changed, said as `hiera-lookup diff` says it.
 
-use hiera_core::fleet::Answer;
+use hiera_core::fleet::{Answer, Mark};
 use hiera_core::playground::Variable;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -101,13 +101,11 @@ fn head(fleet: &Fleet, dispatch: &Callback<Action>) -> Html {
 fn answers(fleet: &Fleet, dispatch: &Callback<Action>) -> Html {
     let table = &fleet.table;
     let rows = table.keys.iter().zip(&table.answers).enumerate().map(|(row, (key, answers))| {
-        let first = &answers[0];
         let cells = answers.iter().zip(&table.nodes).enumerate().map(|(column, (answer, node))| {
-            let was = fleet.pinned.as_ref().and_then(|p| p.get(node, key)).filter(|b| !b.same(answer));
-            let (state, title) = match was {
-                Some(before) => ("changed", format!("{node}: {before} -> {answer} since the pin")),
-                None if !answer.same(first) => ("differs", format!("{node}: {answer}")),
-                None => ("same", format!("{node}: {answer}")),
+            let (state, title) = match table.mark(row, column, fleet.pinned.as_deref()) {
+                Mark::Changed(before) => ("changed", format!("{node}: {before} -> {answer} since the pin")),
+                Mark::Differs => ("differs", format!("{node}: {answer}")),
+                Mark::Same => ("same", format!("{node}: {answer}")),
             };
             let failed = matches!(answer, Answer::Error(_));
             html! {
@@ -120,7 +118,7 @@ fn answers(fleet: &Fleet, dispatch: &Callback<Action>) -> Html {
             }
         });
         html! {
-            <tr data-testid="fleet-row" data-key={key.clone()} data-varies={answers.iter().any(|a| !a.same(first)).to_string()}>
+            <tr data-testid="fleet-row" data-key={key.clone()} data-varies={table.varies(row).to_string()}>
                 <th scope="row">{ crate::components::all_keys::wrapped(key) }</th>
                 { for cells }
             </tr>
