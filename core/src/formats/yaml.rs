@@ -1245,10 +1245,16 @@ fn emit_array(out: &mut String, a: &[Value], indent: usize) {
         out.push_str(&" ".repeat(indent));
         out.push('-');
         match v {
+            // The first entry or element shares the dash's line (`- - 1`).
             Value::Hash(h) if !h.is_empty() => {
-                // The first entry shares the dash's line.
                 let mut inner = String::new();
                 emit_hash(&mut inner, h, indent + 2);
+                out.push(' ');
+                out.push_str(&inner[indent + 2..]);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let mut inner = String::new();
+                emit_array(&mut inner, a, indent + 2);
                 out.push(' ');
                 out.push_str(&inner[indent + 2..]);
             }
@@ -1367,5 +1373,14 @@ mod emit_tests {
         let (back, _) = load(&emitted).unwrap().unwrap();
         assert_eq!(back, v, "{emitted}");
         assert!(emitted.contains("b: '0755'"));
+    }
+
+    #[test]
+    fn writes_a_list_in_a_list_as_psych_does() {
+        let text = "a:\n- 1\n- - 2\n  - - 3\n    - {k: v}\n- - x: 1\n    y: 2\n";
+        let (v, _) = load(text).unwrap().unwrap();
+        let emitted = to_yaml(&v);
+        assert_eq!(emitted, "---\na:\n- 1\n- - 2\n  - - 3\n    - k: v\n- - x: 1\n    y: 2\n");
+        assert_eq!(load(&emitted).unwrap().unwrap().0, v);
     }
 }
