@@ -10,6 +10,7 @@ USAGE
   hiera-lookup [OPTIONS] KEY...
   hiera-lookup [OPTIONS] --all
   hiera-lookup diff --from DIR --to DIR --facts-dir DIR [OPTIONS] KEY...|--all
+  hiera-lookup class [OPTIONS] CLASS...
   hiera-lookup conformance [--exact] CASE_OR_DIR...
   hiera-lookup bench [--passes N] [--out FILE] REPO
 
@@ -40,6 +41,14 @@ DIFF
   directory, or a directory that plays '/'), for a review of a change in CI.
   --all: every key either tree's data holds for the node. Exit status: 0 no
   difference, 1 differences, 2 error.
+
+CLASS
+  What `include CLASS` binds each parameter of each class to on the node
+  (automatic parameter lookup): the value, where it comes from (the data
+  file and line, or the default) and its type. --render-as json prints
+  {CLASS: {parameters: {PARAM: VALUE}}} or {CLASS: {error: MESSAGE}}, a default
+  only Puppet evaluates as {default_expression: SOURCE}. Exit status: 0 every
+  class binds, 2 Puppet's compile would fail.
 
 EXIT STATUS
   0 found, 1 not found, 2 error
@@ -81,6 +90,8 @@ pub enum Command {
     Lookup(Box<Options>),
     /// Compare the answers of two trees for every node of a facts directory.
     Diff(Box<Options>),
+    /// Bind classes' parameters (the keys are class names).
+    Class(Box<Options>),
 }
 
 /// The options of a lookup.
@@ -146,7 +157,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
         return Ok(Command::Bench { repo: repo.ok_or("bench needs a repo")?, out, passes });
     }
     let diff = argv.first().map(String::as_str) == Some("diff");
-    let argv = if diff { &argv[1..] } else { argv };
+    let class = argv.first().map(String::as_str) == Some("class");
+    let argv = if diff || class { &argv[1..] } else { argv };
     let mut o = Options { environment: "production".into(), ..Options::default() };
     // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
     // after it a key); the messages are puppet lookup's.
@@ -203,6 +215,15 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             return Err("No keys were given to lookup.".into());
         }
         return Ok(Command::Diff(Box::new(o)));
+    }
+    if class {
+        if o.keys.is_empty() {
+            return Err("class needs the classes to bind, as include names them".into());
+        }
+        if o.root.is_none() && o.env_dir.is_none() {
+            return Err("give --root DIR or --env-dir DIR".into());
+        }
+        return Ok(Command::Class(Box::new(o)));
     }
     if o.facts_dir.is_some() && (o.facts.is_some() || o.node.is_some() || o.explain) {
         return Err("--facts-dir names each node: it does not go with --facts, --node or --explain".into());

@@ -3,6 +3,7 @@
 mod alloc;
 mod args;
 mod bench;
+mod classes;
 mod tree;
 
 use args::{Command, Options, RenderAs};
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         },
         Ok(Command::Lookup(options)) => lookup(&options),
         Ok(Command::Diff(options)) => diff(&options),
+        Ok(Command::Class(options)) => classes::run(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
             ExitCode::from(2)
@@ -272,6 +274,12 @@ fn all(hiera: &Hiera, o: &Options) -> ExitCode {
 }
 
 fn load(o: &Options) -> Result<Hiera, String> {
+    // Nothing the command prints says where a value is.
+    load_with_spans(o).map(Hiera::without_spans)
+}
+
+/// The tree and node of `o`, its data files read noting where each value is.
+fn load_with_spans(o: &Options) -> Result<Hiera, String> {
     let mut files = hiera_core::fs::Files::new();
     if let Some(root) = &o.root {
         tree::read_root(Path::new(root), &o.environment, &mut files)?;
@@ -289,9 +297,8 @@ fn load(o: &Options) -> Result<Hiera, String> {
         .clone()
         .or_else(|| facts.get(&Value::from("clientcert")).map(Value::to_ruby_s))
         .unwrap_or_else(|| "localhost".into());
-    // Nothing the command prints says where a value is.
     let node = hiera_core::Node { name, environment: o.environment.clone(), facts };
-    Ok(Hiera::new(files, node).with_puppet(o.puppet).without_spans())
+    Ok(Hiera::new(files, node).with_puppet(o.puppet))
 }
 
 fn render(value: &Value, as_: RenderAs) -> Result<String, hiera_core::json::NotJson> {
@@ -330,6 +337,15 @@ fn conformance(exact: bool, paths: &[String]) -> ExitCode {
                 Err(diff) => {
                     failed += 1;
                     println!("{name}#{i} {}: {}", doc.lookups[i].key_label(), diff.0.replace('\n', "\n    "));
+                }
+            }
+        }
+        for (class, r) in doc.classes.iter().zip(doc.check_classes(exact)) {
+            match r {
+                Ok(()) => passed += 1,
+                Err(diff) => {
+                    failed += 1;
+                    println!("{name}@{}: {}", class.class, diff.0.replace('\n', "\n    "));
                 }
             }
         }

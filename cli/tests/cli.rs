@@ -455,3 +455,41 @@ fn a_lookup_that_fans_out_ends_with_a_message_in_every_command() {
     assert_eq!(diff.status.code(), Some(1));
     assert!(stdout(&diff).contains("n1 k29: \"xx\" -> \"yy\""), "{}", stdout(&diff));
 }
+
+#[test]
+fn binds_class_parameters_as_include_does_and_fails_where_puppet_would() {
+    let scratch = Scratch::new("class");
+    scratch
+        .write("env/hiera.yaml", "version: 5\nhierarchy:\n  - name: OS\n    path: 'os/%{facts.os.family}.yaml'\n  - name: Common\n    path: common.yaml\n")
+        .write("env/data/common.yaml", "ntp::servers: [a.pool.ntp.org]\nweb::port: '8080'\n")
+        .write("env/data/os/Debian.yaml", "ntp::servers: [deb.pool.ntp.org]\n")
+        .write("env/modules/ntp/manifests/init.pp", "class ntp (\n  Array[String] $servers,\n  Boolean $iburst = true,\n  $restrict = lookup('x'),\n) {\n  notify { \"${servers}\": }\n}\n")
+        .write("env/modules/web/manifests/init.pp", "class web (Integer $port) { }\n")
+        .write("facts.yaml", "os: {family: Debian}\n");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec!["class", "--env-dir", "env", "--node", "n1.example.com", "--facts", "facts.yaml"];
+        a.extend_from_slice(extra);
+        a
+    };
+    let ok = run(&args(&["ntp", "--render-as", "json"]), &scratch.0);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_eq!(
+        stdout(&ok).trim_end(),
+        r#"{"ntp":{"parameters":{"servers":["deb.pool.ntp.org"],"iburst":true,"restrict":{"default_expression":"lookup('x')"}}}}"#
+    );
+    let text = stdout(&run(&args(&["ntp"]), &scratch.0));
+    assert!(text.contains("class ntp (modules/ntp/manifests/init.pp:1)"), "{text}");
+    assert!(
+        text.contains("servers   Array[String]  [\"deb.pool.ntp.org\"]  (hiera: OS data/os/Debian.yaml:1)"),
+        "{text}"
+    );
+    assert!(text.contains("iburst    Boolean  true  (default)"), "{text}");
+    let failed = run(&args(&["web", "--render-as", "json"]), &scratch.0);
+    assert_eq!(failed.status.code(), Some(2));
+    assert_eq!(
+        stdout(&failed).trim_end(),
+        r#"{"web":{"error":"Evaluation Error: Error while evaluating a Function Call, Class[Web]: parameter 'port' expects an Integer value, got String (line: 1, column: 1) on node n1.example.com"}}"#
+    );
+    let text = stdout(&run(&args(&["web"]), &scratch.0));
+    assert!(text.contains("✗ parameter 'port' expects an Integer value, got String"), "{text}");
+}

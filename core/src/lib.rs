@@ -48,11 +48,15 @@ pub(crate) mod lookup_options;
 
 pub mod explain;
 
+// Beside the lookup: classes bound for the node (automatic parameter lookup).
+pub mod classes;
+
 // What the stages share: the data model, the lookup key, the formats,
 // Puppet's own rules, errors, threads.
 mod error;
 mod formats;
 pub(crate) mod key;
+mod manifests;
 mod puppet;
 mod threads;
 pub mod value;
@@ -128,6 +132,8 @@ pub struct Hiera {
     hocon: Option<Rc<dyn hocon::Reader>>,
     /// eyaml blocks decrypted so far.
     decrypted: eyaml::Decrypted,
+    /// Manifests parsed, or why they could not be (Puppet's message).
+    manifests: RefCell<HashMap<String, Result<Rc<manifests::Manifest>, String>>>,
 }
 
 impl Hiera {
@@ -151,6 +157,7 @@ impl Hiera {
             pkcs7: eyaml::builtin(),
             hocon: hocon::builtin(),
             decrypted: eyaml::Decrypted::default(),
+            manifests: RefCell::default(),
         }
     }
 
@@ -280,6 +287,7 @@ impl Hiera {
         // A level's path may name the file with empty segments (`dc9//.yaml`).
         self.data.borrow_mut().retain(|(_, p), _| load::fs::collapsed(p) != path);
         self.configs.borrow_mut().retain(|(_, p), _| p != path);
+        self.manifests.borrow_mut().remove(path);
         // Hierarchies depend on the configurations and on which files exist.
         let resolved = self.resolved.get_mut();
         let config = path.ends_with("hiera.yaml") || config::environment::is_conf(path) || path == PUPPET_CONF;

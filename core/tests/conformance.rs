@@ -5,6 +5,7 @@
 //! yet; the test fails when any other lookup fails, and also when a listed one
 //! passes, so that the list only ever shrinks. `known-inexact.txt` does the
 //! same for lookups that pass but whose error or explain text differs.
+//! Every class (`classes:`) binds as Puppet bound it, errors word for word.
 
 mod common;
 
@@ -28,6 +29,7 @@ fn every_case_matches_puppet() {
     // recorded by this project with the oracle.
     let paths = common::case_paths();
     let (mut passed, mut exact, mut total) = (0, 0, 0);
+    let (mut passed_classes, mut exact_classes, mut classes) = (0, 0, 0);
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
     for path in &paths {
@@ -55,8 +57,20 @@ fn every_case_matches_puppet() {
                 _ => {}
             }
         }
+        for (class, (l, s)) in doc.classes.iter().zip(doc.check_classes(false).into_iter().zip(doc.check_classes(true)))
+        {
+            let id = format!("{name}@{}", class.class);
+            classes += 1;
+            exact_classes += s.is_ok() as usize;
+            if let Err(e) = s {
+                unexpected.push(format!("{id}: {e}"));
+            }
+            passed_classes += l.is_ok() as usize;
+        }
     }
     println!("conformance: {passed} of {total} lookups match Puppet; {exact} with identical error and explain texts");
+    println!("conformance: {passed_classes} of {classes} classes bind as Puppet binds them; {exact_classes} with identical errors");
+    assert!(classes > 0);
     assert!(unexpected.is_empty(), "lookups that differ from Puppet:\n{}", unexpected.join("\n"));
     assert!(
         fixed.is_empty(),
@@ -68,7 +82,7 @@ fn every_case_matches_puppet() {
 #[test]
 fn documents_survive_saving_and_reopening() {
     let dir = common::conformance_dir();
-    let paths = ["cases", "puppet8"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap());
+    let paths = ["cases", "puppet8", "own"].iter().flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap());
     for entry in paths {
         let path = entry.unwrap().path();
         let doc = common::read_case(&path);
@@ -85,6 +99,7 @@ fn documents_survive_saving_and_reopening() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(inputs(&reopened), inputs(&doc), "{}", path.display());
+        assert_eq!(reopened.classes, doc.classes, "{}", path.display());
     }
 }
 

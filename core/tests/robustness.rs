@@ -212,3 +212,48 @@ fn a_key_interpolated_many_times_gives_each_its_value() {
     assert_eq!(explained.len(), (1 << 12) + 2);
     assert_eq!(plain.unwrap(), Some(explained));
 }
+
+#[test]
+fn manifests_cut_anywhere_or_nested_deep_bind_or_fail_with_a_message() {
+    let manifest = r#"# a class { with } braces in a comment
+class m (
+  Array[Struct[{a => Optional[String], 'b' => Integer[0, 9]}]] $x = [{ 'a' => "s${facts['os']}\"", b => 1 }],
+  Stdlib::Port $p = -(2 + 3) * 4 % 3,
+  $h = @("END"/L)
+    text } ${x}
+    | END
+  $r = $x =~ /[}{]/ ? { true => 'y', default => 'n' },
+) inherits m::base {
+  /* } */ $y = "${"${'a'}"}"
+}
+type M::T = Variant[Enum['a', "b"], Pattern[/\//]]
+"#;
+    let bind = |text: String| {
+        let mut files = hiera_core::fs::Files::new();
+        let env = "/etc/puppetlabs/code/environments/production";
+        files.insert(format!("{env}/modules/m/manifests/init.pp"), text);
+        files.insert(format!("{env}/modules/m/types/t.pp"), "type M::T = M::T\n");
+        ends(move || {
+            let hiera = Hiera::new(files, Default::default());
+            let binding = hiera.bind_class("m");
+            assert!(binding.error.is_some() || !binding.parameters.is_empty());
+            hiera.classes().len()
+        })
+    };
+    for cut in (0..manifest.len()).filter(|c| manifest.is_char_boundary(*c)) {
+        bind(manifest[..cut].to_string());
+    }
+    let deep = |open: &str, close: &str| {
+        format!(
+            "class m ($a = {}1{}, $b = \"{}x{}\", $c = {}1) {{}}",
+            open.repeat(50_000),
+            close.repeat(50_000),
+            "${\"".repeat(5_000),
+            "\"}".repeat(5_000),
+            "-".repeat(50_000)
+        )
+    };
+    for (open, close) in [("[", "]"), ("(", ")"), ("{'k' => ", "}")] {
+        bind(deep(open, close));
+    }
+}

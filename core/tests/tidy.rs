@@ -8,18 +8,21 @@ use std::path::{Path, PathBuf};
 
 const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 
-/// The stages, in the order a lookup runs them (ARCHITECTURE.md's table).
-const STAGES: [&str; 8] = ["load", "config", "lookup", "backends", "interpolate", "merge", "lookup_options", "explain"];
+/// The stages, in the order a lookup runs them (ARCHITECTURE.md's table),
+/// then the one that binds classes with lookups.
+const STAGES: [&str; 9] =
+    ["load", "config", "lookup", "backends", "interpolate", "merge", "lookup_options", "explain", "classes"];
 
 /// The top-level modules from the bottom up: each may use those of the
 /// layers below it and no other (`value` ← `formats` ← ... ← `document`).
-const LAYERS: [&[&str]; 7] = [
+const LAYERS: [&[&str]; 8] = [
     &["value"],
-    &["formats"],
+    &["formats", "manifests"],
     &["puppet", "load", "key", "interpolate"],
     &["config", "merge", "lookup_options", "explain"],
     &["backends"],
     &["lookup"],
+    &["classes"],
     &["document"],
 ];
 
@@ -27,9 +30,10 @@ const LAYERS: [&[&str]; 7] = [
 const UTILITIES: [&str; 2] = ["error", "threads"];
 
 /// Everything `lib.rs` makes public, outside `internals` (which is not API).
-const PUBLIC: [&str; 13] = [
+const PUBLIC: [&str; 14] = [
     "pub mod merge;",
     "pub mod explain;",
+    "pub mod classes;",
     "pub mod value;",
     "pub use backends::eyaml;",
     "pub use document::{archive, case, fleet, playground, report, share, steps};",

@@ -51,6 +51,25 @@ pub enum Expect {
     Error(String),
 }
 
+/// A class compiled with `include` for the document's node, with what
+/// Puppet bound if it was recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseClass {
+    /// The class as `include` names it.
+    pub class: String,
+    /// What Puppet bound, when recorded.
+    pub expect: Option<ClassExpect>,
+}
+
+/// What real Puppet bound for a class.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClassExpect {
+    /// Every parameter, in declaration order, as a lookup's value is recorded.
+    Parameters(Vec<(String, Expect)>),
+    /// The compile failed with this message.
+    Error(String),
+}
+
 /// A node looked up beside a document's own (`nodes:`), with the document's
 /// files and lookups: the fleet view compares their answers.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,6 +105,8 @@ pub struct Document {
     pub lookups: Vec<CaseLookup>,
     /// More nodes (none in a conformance case).
     pub nodes: Vec<OtherNode>,
+    /// Classes compiled for the node.
+    pub classes: Vec<CaseClass>,
 }
 
 impl Document {
@@ -126,6 +147,11 @@ impl Document {
             Some(Value::Array(a)) => a.iter().map(CaseLookup::from_value).collect::<Result<_, _>>()?,
             Some(_) => return Err(Error::lookup("document: 'lookups' must be a list")),
         };
+        let classes = match get("classes") {
+            None | Some(Value::Undef) => Vec::new(),
+            Some(Value::Array(a)) => a.iter().map(CaseClass::from_value).collect::<Result<_, _>>()?,
+            Some(_) => return Err(Error::lookup("document: 'classes' must be a list")),
+        };
         let nodes = match get("nodes") {
             None | Some(Value::Undef) => Vec::new(),
             Some(Value::Array(a)) => a.iter().map(OtherNode::from_value).collect::<Result<_, _>>()?,
@@ -140,6 +166,7 @@ impl Document {
             files,
             lookups,
             nodes,
+            classes,
         })
     }
 
@@ -228,6 +255,82 @@ impl OtherNode {
             }
         };
         OtherNode::new(name, environment, facts).map_err(|e| Error::lookup(format!("document: {}", e.into_message())))
+    }
+}
+
+impl CaseClass {
+    fn from_value(v: &Value) -> Result<CaseClass, Error> {
+        let refused = || Error::lookup("document: each of 'classes' must be a mapping with 'class'");
+        let Value::Hash(h) = v else { return Err(refused()) };
+        let class = match h.get(&Str("class")) {
+            Some(Value::String(c)) => c.to_string(),
+            _ => return Err(refused()),
+        };
+        let expect = match h.get(&Str("expect")) {
+            Some(Value::Hash(e)) => match (e.get(&Str("error")), e.get(&Str("parameters"))) {
+                (Some(err), _) => Some(ClassExpect::Error(err.to_ruby_s())),
+                (None, Some(Value::Hash(params))) => {
+                    let rendered: Vec<String> = match e.get(&Str("rendered")) {
+                        Some(Value::Array(names)) => names.iter().map(Value::to_ruby_s).collect(),
+                        _ => Vec::new(),
+                    };
+                    let params = params.iter().map(|(name, value)| {
+                        let name = name.to_ruby_s();
+                        let expect = match value {
+                            Value::Hash(r) if rendered.contains(&name) => Expect::Rendered {
+                                rendered: r.get(&Str("value_rendered")).map(Value::to_ruby_s).unwrap_or_default(),
+                                type_name: r.get(&Str("type")).map(Value::to_ruby_s).unwrap_or_default(),
+                            },
+                            v => Expect::Value(v.clone()),
+                        };
+                        (name, expect)
+                    });
+                    Some(ClassExpect::Parameters(params.collect()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        Ok(CaseClass { class, expect })
+    }
+
+    /// How the class as bound differs from what Puppet bound; `exact` also
+    /// compares error texts. Parameters whose defaults only Puppet
+    /// evaluates are not compared.
+    pub fn compare(&self, bound: &crate::classes::Binding, exact: bool) -> Result<(), Mismatch> {
+        use crate::classes::Bound;
+        let Some(expected) = &self.expect else { return Ok(()) };
+        let differs = |m: String| Err(Mismatch(m));
+        match (expected, &bound.error) {
+            (ClassExpect::Error(e), Some(g)) if exact && mask_addresses(e) != mask_addresses(g) => {
+                differs(format!("error text differs:\n  puppet: {e}\n  engine: {g}"))
+            }
+            (ClassExpect::Error(_), Some(_)) => Ok(()),
+            (ClassExpect::Error(e), None) => differs(format!("expected error \"{e}\", got parameters")),
+            (ClassExpect::Parameters(_), Some(g)) => differs(format!("expected parameters, got error \"{g}\"")),
+            (ClassExpect::Parameters(expected), None) => {
+                let names: Vec<&str> = bound.parameters.iter().map(|p| p.name.as_str()).collect();
+                let want: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+                if names != want {
+                    return differs(format!("expected parameters {want:?}, got {names:?}"));
+                }
+                for ((name, e), p) in expected.iter().zip(&bound.parameters) {
+                    let got = match &p.value {
+                        Bound::Value(v) => value_outcome(v),
+                        Bound::Missing => Expect::Value(Value::Undef),
+                        Bound::Unevaluated(_) => continue,
+                    };
+                    let equal = match (e, &got) {
+                        (Expect::Value(a), Expect::Value(b)) => same(a, b),
+                        (a, b) => a == b,
+                    };
+                    if !equal {
+                        return differs(format!("parameter {name}: expected {}, got {}", describe(e), describe(&got)));
+                    }
+                }
+                Ok(())
+            }
+        }
     }
 }
 
@@ -333,11 +436,17 @@ pub fn shell(s: &str) -> String {
 pub fn outcome(answer: &Answer) -> Expect {
     match &answer.result {
         Err(e) => Expect::Error(e.message.clone()),
-        Ok(v) => match (v.to_json(), rich_rendering(v)) {
-            (Err(e), _) => Expect::Error(e.to_string()),
-            (Ok(_), Some(rendered)) => Expect::Rendered { rendered, type_name: crate::puppet::types::generalized(v) },
-            (Ok(_), None) => Expect::Value(v.clone()),
-        },
+        Ok(v) => value_outcome(v),
+    }
+}
+
+/// A value as the oracle records it: plain data, or a rich value's
+/// rendering and type.
+pub fn value_outcome(v: &Value) -> Expect {
+    match (v.to_json(), rich_rendering(v)) {
+        (Err(e), _) => Expect::Error(e.to_string()),
+        (Ok(_), Some(rendered)) => Expect::Rendered { rendered, type_name: crate::puppet::types::generalized(v) },
+        (Ok(_), None) => Expect::Value(v.clone()),
     }
 }
 
@@ -414,6 +523,35 @@ fn expect_hash(e: &Expect) -> Hash {
     h
 }
 
+/// A class's expectation as the case format writes it.
+fn class_expect_hash(e: &ClassExpect) -> Hash {
+    let mut h = Hash::default();
+    match e {
+        ClassExpect::Error(m) => {
+            h.insert("error".into(), Value::String(m.clone()));
+        }
+        ClassExpect::Parameters(params) => {
+            let mut rendered = Vec::new();
+            let values = params.iter().map(|(name, e)| {
+                let value = match e {
+                    Expect::Value(v) => v.clone(),
+                    Expect::Rendered { .. } => {
+                        rendered.push(Value::String(name.clone()));
+                        Value::Hash(expect_hash(e))
+                    }
+                    Expect::Error(m) => Value::String(m.clone()),
+                };
+                (Value::String(name.clone()), value)
+            });
+            h.insert("parameters".into(), Value::Hash(values.collect()));
+            if !rendered.is_empty() {
+                h.insert("rendered".into(), Value::Array(rendered.into()));
+            }
+        }
+    }
+    h
+}
+
 /// What an expectation holds, in words (`value [1, 2]`).
 pub fn describe(e: &Expect) -> String {
     match e {
@@ -469,6 +607,7 @@ impl Document {
             files: vec![("hiera.yaml".into(), config.into()), ("data/common.yaml".into(), String::new())],
             lookups: Vec::new(),
             nodes: Vec::new(),
+            classes: Vec::new(),
         }
     }
 
@@ -534,6 +673,17 @@ impl Document {
             })
             .collect();
         top.insert("lookups".into(), Value::Array(lookups));
+        if !self.classes.is_empty() {
+            let classes = self.classes.iter().map(|c| {
+                let mut h = Hash::default();
+                h.insert("class".into(), Value::String(c.class.clone()));
+                if let Some(e) = &c.expect {
+                    h.insert("expect".into(), Value::Hash(class_expect_hash(e)));
+                }
+                Value::Hash(h)
+            });
+            top.insert("classes".into(), Value::Array(classes.collect()));
+        }
         if !self.nodes.is_empty() {
             let nodes = self.nodes.iter().map(|n| {
                 let mut h = Hash::default();
@@ -562,6 +712,13 @@ impl Document {
         let mut doc = self.clone();
         doc.files.retain(|(_, text)| !text.contains("PRIVATE KEY-----"));
         doc
+    }
+
+    /// Binds every class with the engine and compares each with what
+    /// Puppet bound (see [`CaseClass::compare`]), in order.
+    pub fn check_classes(&self, exact: bool) -> Vec<Result<(), Mismatch>> {
+        let hiera = self.hiera();
+        self.classes.iter().map(|c| c.compare(&hiera.bind_class(&c.class), exact)).collect()
     }
 
     /// Runs every lookup against the engine and compares each with Puppet's

@@ -24,10 +24,10 @@ mod describe;
 mod model;
 mod parse;
 
-pub(crate) use describe::size_mismatch;
+pub(crate) use describe::{describe_parameters, size_mismatch};
 pub(crate) use model::{puppet_double_quote, puppet_quote, Ints, Type};
 use model::{Floats, Text};
-pub(crate) use parse::parse_type;
+pub(crate) use parse::{parse_type, parse_type_in};
 
 /// The type Puppet's type mismatch describer names as "got ..." (from
 /// `infer_set`): literal scalars as ranges (`Integer[1, 1]`), strings as

@@ -4,6 +4,7 @@
 //! with the expected type and what was found named as Puppet names them.
 
 use super::model::{Ints, Type};
+use crate::value::Value;
 
 /// One step of a mismatch's path.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +19,8 @@ enum Step {
     Index(usize),
     /// `variant 1`.
     Variant(usize),
+    /// `parameter 'port'`.
+    Parameter(String),
 }
 
 impl std::fmt::Display for Step {
@@ -28,6 +31,7 @@ impl std::fmt::Display for Step {
             Step::KeyOfEntry(k) => write!(f, "key of entry '{k}'"),
             Step::Index(i) => write!(f, "index {i}"),
             Step::Variant(i) => write!(f, "variant {i}"),
+            Step::Parameter(p) => write!(f, "parameter '{p}'"),
         }
     }
 }
@@ -36,6 +40,7 @@ impl std::fmt::Display for Step {
 #[derive(Clone, Debug, PartialEq)]
 enum Kind {
     MissingKey(String),
+    MissingParameter(String),
     ExtraneousKey(String),
     UnresolvedReference(String),
     /// `TypeMismatch`, or `PatternMismatch` when `pattern`.
@@ -121,6 +126,7 @@ impl Mismatch {
         };
         match &self.kind {
             Kind::MissingKey(k) => format!("{position} expects a value for key '{k}'"),
+            Kind::MissingParameter(p) => format!("{position} expects a value for parameter '{p}'"),
             Kind::ExtraneousKey(k) => format!("{position} unrecognized key '{k}'"),
             Kind::UnresolvedReference(name) => format!("{position} references an unresolved type '{name}'"),
             Kind::Size { expected, actual } => format!("{position} {}", size_mismatch(expected, actual)),
@@ -251,6 +257,36 @@ pub fn describe_mismatch(subject: &str, expected: &Type, actual: &Type) -> Strin
         [one] => one.format().trim().to_string(),
         all => all.iter().map(Mismatch::format).collect::<Vec<_>>().join("\n "),
     }
+}
+
+/// What `validate_parameters` finds wrong with a class's parameters.
+#[derive(Debug, Default)]
+pub struct Parameters {
+    /// Each mismatch as Puppet formats it (with its leading space), in order.
+    pub lines: Vec<String>,
+    /// The parameter each line is about, with its line.
+    pub per_parameter: Vec<(String, String)>,
+}
+
+/// `describe_struct_signature` over a class's parameters: each parameter's
+/// name, type, value (`None` when it has none) and whether it has a default
+/// (which makes a missing value fine).
+pub fn describe_parameters(params: &[(String, Type, Option<Value>, bool)]) -> Parameters {
+    let mut out = Parameters::default();
+    for (name, t, value, has_default) in params {
+        let found = match value {
+            Some(v) if t.instance(v) => continue,
+            Some(v) => describe(t, &Type::infer_set(v), &[Step::Parameter(name.clone())]),
+            None if *has_default => continue,
+            None => vec![Mismatch::new(&[], Kind::MissingParameter(name.clone()))],
+        };
+        for m in found {
+            let line = m.format();
+            out.per_parameter.push((name.clone(), line.clone()));
+            out.lines.push(line);
+        }
+    }
+    out
 }
 
 fn with(path: &[Step], step: Step) -> Vec<Step> {

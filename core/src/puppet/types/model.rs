@@ -152,11 +152,12 @@ impl Member {
     }
 }
 
-/// A type alias Puppet defines itself (`Data`, `RichData`).
+/// A type alias: Puppet's own (`Data`, `RichData`) or a module's
+/// (`Stdlib::Port`).
 #[derive(Debug, PartialEq)]
 pub struct Alias {
     /// Its name.
-    pub name: &'static str,
+    pub name: String,
     /// What it stands for.
     pub resolved: Type,
 }
@@ -245,14 +246,14 @@ impl Type {
     /// cut off below `depth` levels of collections (where it is `Any`), so
     /// that the recursive alias is a finite value.
     pub fn data() -> Type {
-        thread_local! { static DATA: Type = Type::Alias(Rc::new(Alias { name: "Data", resolved: data_variant(8) })) }
+        thread_local! { static DATA: Type = Type::Alias(Rc::new(Alias { name: "Data".into(), resolved: data_variant(8) })) }
         DATA.with(Type::clone)
     }
 
     /// `RichData`, as far as data reaches: Data's scalars, `Scalar`,
     /// `Sensitive` and non-string keys too.
     pub fn rich_data() -> Type {
-        thread_local! { static RICH: Type = Type::Alias(Rc::new(Alias { name: "RichData", resolved: rich_variant(8) })) }
+        thread_local! { static RICH: Type = Type::Alias(Rc::new(Alias { name: "RichData".into(), resolved: rich_variant(8) })) }
         RICH.with(Type::clone)
     }
 
@@ -292,15 +293,15 @@ impl Type {
     /// `name`: an alias's own name, else the simple name.
     pub fn name(&self) -> &str {
         match self {
-            Type::Alias(a) => a.name,
+            Type::Alias(a) => &a.name,
             t => t.simple_name(),
         }
     }
 
-    /// `TypeFormatter#alias_expanded_string`; the built-in aliases print
-    /// their name either way.
+    /// `TypeFormatter#alias_expanded_string`: a module's alias as
+    /// `Name = Type`; the built-in aliases print their name either way.
     pub fn alias_expanded(&self) -> String {
-        self.to_string()
+        format!("{self:#}")
     }
 
     /// `normalize`: variants flattened and merged, optionals and
@@ -584,8 +585,11 @@ fn merge_numbers<R: Copy>(
 
 /// `TypeFormatter#string`.
 impl fmt::Display for Type {
+    /// `{:#}` expands type aliases, as `TypeFormatter#alias_expanded_string` does.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = |ts: &[Type]| ts.iter().map(Type::to_string).collect::<Vec<_>>();
+        let expanded = f.alternate();
+        let show = |t: &Type| if expanded { format!("{t:#}") } else { t.to_string() };
+        let list = |ts: &[Type]| ts.iter().map(show).collect::<Vec<_>>();
         let bracketed = |f: &mut fmt::Formatter<'_>, name: &str, parts: Vec<String>| {
             if parts.is_empty() {
                 f.write_str(name)
@@ -613,7 +617,7 @@ impl fmt::Display for Type {
                 if **e == Type::Any && size.is_none() {
                     return f.write_str("Array");
                 }
-                let mut parts = vec![e.to_string()];
+                let mut parts = vec![show(e)];
                 parts.extend(size.map(|s| s.parts()).unwrap_or_default());
                 bracketed(f, "Array", parts)
             }
@@ -622,7 +626,7 @@ impl fmt::Display for Type {
                 if **k == Type::Any && **v == Type::Any && size.is_none() {
                     return f.write_str("Hash");
                 }
-                let mut parts = vec![k.to_string(), v.to_string()];
+                let mut parts = vec![show(k), show(v)];
                 parts.extend(size.map(|s| s.parts()).unwrap_or_default());
                 bracketed(f, "Hash", parts)
             }
@@ -642,7 +646,7 @@ impl fmt::Display for Type {
                             (true, false) => format!("Optional[{}]", puppet_quote(&m.name)),
                             (false, true) => format!("NotUndef[{}]", puppet_quote(&m.name)),
                         };
-                        format!("{key} => {}", m.value)
+                        format!("{key} => {}", show(&m.value))
                     })
                     .collect();
                 write!(f, "Struct[{{{}}}]", entries.join(", "))
@@ -651,17 +655,20 @@ impl fmt::Display for Type {
             Type::NotUndef(Some(t)) | Type::Optional(Some(t)) => {
                 let inner = match &**t {
                     Type::String(Text::Value(v)) => puppet_quote(v),
-                    t => t.to_string(),
+                    t => show(t),
                 };
                 write!(f, "{}[{inner}]", self.simple_name())
             }
             Type::Variant(ts) => bracketed(f, "Variant", list(ts)),
             Type::Sensitive(t) if **t == Type::Any => f.write_str("Sensitive"),
-            Type::Sensitive(t) => write!(f, "Sensitive[{t}]"),
+            Type::Sensitive(t) => write!(f, "Sensitive[{}]", show(t)),
             Type::Runtime(runtime, name) => {
                 let parts: Vec<String> =
                     [runtime.clone(), name.as_deref().map(puppet_quote)].into_iter().flatten().collect();
                 bracketed(f, "Runtime", parts)
+            }
+            Type::Alias(a) if expanded && !matches!(a.name.as_str(), "Data" | "RichData") => {
+                write!(f, "{} = {:#}", a.name, a.resolved)
             }
             Type::Reference(name) => write!(f, "TypeReference[{}]", puppet_quote(name)),
             t => f.write_str(t.name()),

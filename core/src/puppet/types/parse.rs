@@ -4,7 +4,8 @@
 //! and `convert_to`. A name Puppet has no type for is a `TypeReference`;
 //! parameters a type does not take are passed over.
 
-use super::model::{Floats, Ints, Member, Text, Type, OPAQUE};
+use super::model::{Alias, Floats, Ints, Member, Text, Type, OPAQUE};
+use std::rc::Rc;
 
 /// Parses a type expression such as `Hash[String, Integer]`.
 pub fn parse_type(text: &str) -> Result<Type, String> {
@@ -15,7 +16,17 @@ pub fn parse_type(text: &str) -> Result<Type, String> {
 /// an alias (`Data`), or a name no type has (`Foo`, `Enum[Web]`), wherever
 /// it stands.
 pub fn parse_noting_names(text: &str) -> Result<(Type, bool), String> {
-    let mut p = Parser { s: text.as_bytes(), i: 0, loads: false };
+    parse_with(text, &|_| None)
+}
+
+/// Parses a type expression whose names may be the type aliases `aliases`
+/// resolves (`Stdlib::Port`), besides Puppet's own types.
+pub fn parse_type_in(text: &str, aliases: &dyn Fn(&str) -> Option<Type>) -> Result<Type, String> {
+    parse_with(text, aliases).map(|(t, _)| t)
+}
+
+fn parse_with(text: &str, aliases: &dyn Fn(&str) -> Option<Type>) -> Result<(Type, bool), String> {
+    let mut p = Parser { s: text.as_bytes(), i: 0, loads: false, aliases };
     let t = p.ty()?;
     p.ws();
     if p.i < p.s.len() {
@@ -45,6 +56,8 @@ struct Parser<'a> {
     i: usize,
     /// Whether a name was resolved through the loader.
     loads: bool,
+    /// The aliases names may stand for.
+    aliases: &'a dyn Fn(&str) -> Option<Type>,
 }
 
 impl Parser<'_> {
@@ -168,7 +181,13 @@ impl Parser<'_> {
     fn ty(&mut self) -> Result<Type, String> {
         let name = self.word()?;
         let params = self.params()?;
-        let t = build(&name, params);
+        let t = match build(&name, params) {
+            Type::Reference(name) => match (self.aliases)(name.trim_start_matches("::")) {
+                Some(resolved) => Type::Alias(Rc::new(Alias { name: name.trim_start_matches("::").into(), resolved })),
+                None => Type::Reference(name),
+            },
+            t => t,
+        };
         self.loads |= matches!(t, Type::Alias(_) | Type::Reference(_));
         Ok(t)
     }
