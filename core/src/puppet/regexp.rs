@@ -36,7 +36,7 @@ pub fn unbalanced(pattern: &str) -> Option<&'static str> {
 }
 
 /// Ruby's `^`/`$` match at line boundaries and `\A`/`\z`/`\Z` at the ends;
-/// `\h` is a hex digit. The rest of the common syntax is shared.
+/// `\h` is a hex digit, `\0` NUL. The rest of the common syntax is shared.
 pub fn to_regex_lite(pattern: &str) -> String {
     format!("(?m){}", translate(pattern))
 }
@@ -53,7 +53,8 @@ pub fn translate(pattern: &str) -> String {
                 Some('H') => out.push_str("[^0-9a-fA-F]"),
                 Some('Z') => out.push_str(r"(?:\n?\z)"),
                 // Word boundaries to regex-lite, plain characters to Ruby.
-                Some(c @ ('<' | '>')) => out.push(c),
+                Some(c @ ('<' | '>' | '/')) => out.push(c),
+                Some('0') => out.push_str(r"\x00"),
                 Some(n) => {
                     out.push('\\');
                     out.push(n);

@@ -17,7 +17,7 @@ pub fn conformance_dir() -> PathBuf {
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
     let mut paths: Vec<PathBuf> =
-        ["cases", "puppet8", "backends", "own", "yaml-suite", "hocon-suite", "../../www/examples"]
+        ["cases", "puppet8", "backends", "own", "forge", "yaml-suite", "hocon-suite", "../../www/examples"]
             .map(|d| dir.join(d))
             .iter()
             .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))

@@ -99,9 +99,17 @@ impl Parser<'_> {
         Ok(String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
     }
 
+    /// The text up to `close`; a backslash escapes the character after it
+    /// (`/a\/b/`), which is kept as written.
     fn delimited(&mut self, close: u8) -> Result<String, String> {
         let start = self.i + 1;
-        let end = self.s[start..].iter().position(|&c| c == close).ok_or_else(|| self.end_error())? + start;
+        let mut end = start;
+        while end < self.s.len() && self.s[end] != close {
+            end += if self.s[end] == b'\\' { 2 } else { 1 };
+        }
+        if end >= self.s.len() {
+            return Err(self.end_error());
+        }
         self.i = end + 1;
         Ok(String::from_utf8_lossy(&self.s[start..end]).into_owned())
     }
