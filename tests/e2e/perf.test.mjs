@@ -1,7 +1,9 @@
 // Figures, not pass/fail: the time from a keystroke in the editor to every
 // lookup re-evaluated and drawn, for every gallery example and for the
 // shared bench's large preset (about 1,000 files, 2 MB), and the time from
-// navigation to the first result with a cold cache.
+// navigation to the first result with a cold cache, and the same over a
+// throttled network (10 Mbit/s, 40 ms round trip; PERF_DIST=DIR measures
+// another build the same way, for a figure before and after a change).
 import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -175,4 +177,31 @@ test("load: navigation to the first result, cold cache", async () => {
   const paint = await page.evaluate(() => performance.now());
   console.log(`first result on screen ${wall} ms after navigation (page clock ${paint.toFixed(0)} ms, CodeMirror included)`);
   await context.close();
+});
+
+test("load over a throttled network (10 Mbit/s, 40 ms round trip): navigation to the first result, median of 5 cold loads", async () => {
+  const { serve } = await import("./server.mjs");
+  const builds = [["this build", env.server]];
+  if (process.env.PERF_DIST) builds.push([process.env.PERF_DIST, await serve(process.env.PERF_DIST)]);
+  for (const [name, server] of builds) {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const { page, context } = await openPage(env.browser);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 40,
+        downloadThroughput: (10e6 / 8) | 0,
+        uploadThroughput: (10e6 / 8) | 0,
+      });
+      const t0 = Date.now();
+      await page.goto(server.url);
+      await page.locator("[data-testid=lookup-row][data-status]").first().waitFor({ timeout: 30_000 });
+      times.push(Date.now() - t0);
+      await context.close();
+    }
+    console.log(`${name}: first result ${median(times)} ms after navigation over 10 Mbit/s and 40 ms (median of ${times.join(", ")})`);
+    if (server !== env.server) await server.close();
+  }
 });

@@ -3,6 +3,7 @@
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -13,9 +14,11 @@ const TYPES = {
   ".svg": "image/svg+xml",
 };
 
-/** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close }. */
+/** Serves `root` on 127.0.0.1 at a free port, gzipped to a client that takes it,
+ * as any static host serves the page; resolves to { url, close }. */
 export async function serve(root) {
   const base = path.resolve(root);
+  const gzipped = new Map();
   const server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url, "http://localhost").pathname);
     const file = path.join(base, pathname.endsWith("/") ? `${pathname}index.html` : pathname);
@@ -26,7 +29,13 @@ export async function serve(root) {
     try {
       const body = await readFile(file);
       const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-      response.writeHead(200, { "content-type": type }).end(body);
+      if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
+        const key = `${file}:${body.length}`;
+        if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
+        response.writeHead(200, { "content-type": type, "content-encoding": "gzip" }).end(gzipped.get(key));
+      } else {
+        response.writeHead(200, { "content-type": type }).end(body);
+      }
     } catch {
       response.writeHead(404).end();
     }
