@@ -229,7 +229,8 @@ export function fromJson(json) {
   return plain(readYaml(json, "1.2").contents);
 }
 
-/** Splits a case file into its parts, with each lookup's expected value as order-preserving plain data. */
+/** Splits a case file into its parts, with each lookup's expected value and each class's
+ * expected parameters as order-preserving plain data. */
 export function readCase(text) {
   // Case files are Ruby (YAML 1.1) documents.
   const doc = readYaml(text, "1.1");
@@ -240,6 +241,12 @@ export function readCase(text) {
     const valueNode = expectNode && isMap(expectNode) ? expectNode.get("value", true) : undefined;
     const hasValue = !!(expectNode && isMap(expectNode) && expectNode.has("value"));
     return { ...l, label: Array.isArray(l.key) ? JSON.stringify(l.key) : String(l.key), expectValue: hasValue ? plain(valueNode ?? null) : undefined };
+  });
+  // Each class's recorded parameters, in order, as plain data.
+  const classNodes = doc.get("classes")?.items ?? [];
+  data.classes = (data.classes ?? []).map((c, i) => {
+    const params = classNodes[i].getIn(["expect", "parameters"], true);
+    return { ...c, expectParameters: params && isMap(params) ? params.items.map((p) => [keyString(p.key), plain(p.value)]) : undefined };
   });
   return data;
 }

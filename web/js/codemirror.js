@@ -77,9 +77,45 @@ const hocon = StreamLanguage.define({
   },
 });
 
+// The Puppet language (.pp manifests): comments, strings, variables,
+// keywords, type names, numbers; a heredoc's body is left uncoloured.
+const PUPPET_KEYWORDS =
+  /^(class|define|inherits|node|if|elsif|else|unless|case|default|undef|true|false|include|contain|require|type|function|plan|and|or|in)\b/;
+const puppet = StreamLanguage.define({
+  name: "puppet",
+  startState: () => ({ comment: false }),
+  token(stream, state) {
+    if (state.comment) {
+      if (stream.skipTo("*/")) {
+        stream.match("*/");
+        state.comment = false;
+      } else stream.skipToEnd();
+      return "comment";
+    }
+    if (stream.eatSpace()) return null;
+    if (stream.match("#")) {
+      stream.skipToEnd();
+      return "comment";
+    }
+    if (stream.match("/*")) {
+      state.comment = true;
+      return "comment";
+    }
+    if (stream.match(/^'(?:[^'\\]|\\.)*'?/) || stream.match(/^"(?:[^"\\]|\\.)*"?/)) return "string";
+    if (stream.match(/^\$(::)?[a-z_][\w:]*/i)) return "variableName";
+    if (stream.match(PUPPET_KEYWORDS)) return "keyword";
+    if (stream.match(/^(::)?[A-Z][\w]*(::[A-Z][\w]*)*/)) return "typeName";
+    if (stream.match(/^(0x[\da-f]+|\d+(\.\d+)?([eE][+-]?\d+)?)/i)) return "number";
+    if (stream.match(/^(=>|->|~>|==|!=|=~|[{}\[\](),;=:?|])/)) return "punctuation";
+    stream.match(/^[\w:-]+/) || stream.next();
+    return null;
+  },
+});
+
 /** Highlighting by the language the app names for a file. */
 function language(name) {
   if (name === "hocon") return hocon;
+  if (name === "puppet") return puppet;
   if (name === "yaml") return yaml();
   return [];
 }

@@ -2,6 +2,7 @@
 
 pub mod all_keys;
 pub mod bars;
+pub mod classes;
 pub mod editor;
 pub mod embed;
 pub mod explain;

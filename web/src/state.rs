@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use hiera_core::case::{CaseLookup, Document, OtherNode};
 use hiera_core::fleet::{Change, Table};
-use hiera_core::playground::{Evaluation, Outcome, Playground, Problem, ResolvedKey, Scopes};
+use hiera_core::playground::{BoundClass, Evaluation, Outcome, Playground, Problem, ResolvedKey, Scopes};
 use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
 use yew::prelude::*;
@@ -69,6 +69,8 @@ pub enum Tab {
     AllKeys,
     /// Every lookup for every node.
     Nodes,
+    /// The classes of the document's manifests, bound for the node.
+    Classes,
 }
 
 /// A message shown above the page until dismissed.
@@ -155,6 +157,9 @@ pub struct State {
     pub resolved: Option<Same<Vec<ResolvedKey>>>,
     /// Every lookup for every node, while Nodes is on show.
     pub fleet: Option<Same<Fleet>>,
+    /// The classes of the document's manifests, bound for the node (none
+    /// when it has no manifests).
+    pub classes: Same<Vec<BoundClass>>,
     /// The answers of every node when the user pinned them, for the
     /// document on show.
     fleet_pin: Option<Same<Table>>,
@@ -272,6 +277,10 @@ pub enum Action {
     /// Show why the node of a fleet column (0: the shown one) gets a
     /// lookup's (row's) answer.
     OpenWhy(usize, usize),
+    /// Show Why for a class parameter's key (class, parameter), looked up
+    /// with the parameter's type: the lookup that does so, added if the
+    /// document has none.
+    WhyParameter(String, String),
     /// The page now shows this.
     SetView(View),
     /// Show another tab of the results panel.
@@ -305,6 +314,7 @@ impl State {
             results: Rc::default(),
             resolved: None,
             fleet: None,
+            classes: Same::new(Vec::new()),
             fleet_pin: None,
             reveal: None,
             facts_text: AttrValue::default(),
@@ -444,6 +454,20 @@ impl State {
                 }
             }
         }
+        // A value that fails its class parameter's type, where it is written.
+        for class in self.classes.iter() {
+            for (p, sources) in class.binding.parameters.iter().zip(&class.sources) {
+                let Some(mismatch) = &p.mismatch else { continue };
+                for source in sources.iter().filter(|s| &s.file == file) {
+                    let message = format!("{}: {mismatch}", class.binding.resource());
+                    let marker =
+                        Marker { line: source.line.unwrap_or(1), column: 1, message: message.into(), note: false };
+                    if !markers.contains(&marker) {
+                        markers.push(marker);
+                    }
+                }
+            }
+        }
         // Hovering a key the selected lookup found says what its value did.
         let selected =
             self.selected.and_then(|i| Some((self.document().lookups.get(i)?.key_label(), self.results.get(i)?)));
@@ -479,6 +503,14 @@ impl State {
         drop(engine);
         self.resolve_keys();
         self.answer_nodes();
+        self.bind_classes();
+    }
+
+    /// Binds every class of the document's manifests (they mark values
+    /// that fail their parameter's type in the data files).
+    fn bind_classes(&mut self) {
+        let has_manifests = self.document().files.iter().any(|(p, _)| p.ends_with(".pp"));
+        self.classes = Same::new(if has_manifests { self.engine.borrow().classes() } else { Vec::new() });
     }
 
     /// Answers every lookup for every node while Nodes is on show.
@@ -584,6 +616,35 @@ impl State {
             files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
         };
         self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
+    }
+
+    /// Why for `class::param`, looked up with the parameter's type as
+    /// Puppet checks it: the document's lookup that does so, else a new one.
+    fn why_parameter(&mut self, class: &str, param: &str) {
+        let key = format!("{class}::{param}");
+        let type_text = self
+            .classes
+            .iter()
+            .filter(|c| c.binding.class == class)
+            .flat_map(|c| c.binding.parameters.iter())
+            .find(|p| p.name == param)
+            .and_then(|p| p.type_text.clone());
+        let existing =
+            self.document().lookups.iter().position(|l| l.keys == [key.clone()] && l.value_type == type_text);
+        let row = match existing {
+            Some(row) => row,
+            None => {
+                let row = self.document().lookups.len();
+                let lookup = CaseLookup { keys: vec![key], value_type: type_text, ..CaseLookup::default() };
+                self.own_edits();
+                self.edit_lookups(|lookups| lookups.push(lookup));
+                row
+            }
+        };
+        self.selected = Some(row);
+        self.tab = Tab::Why;
+        self.resolve_keys();
+        self.answer_nodes();
     }
 
     /// Why for lookup `row` of the Nodes table's `column`: column 0 is the
@@ -783,6 +844,7 @@ impl Reducible for State {
             }
             Action::RemoveNode(i) => s.with_engine(|e| e.remove_node(i)),
             Action::OpenWhy(column, row) => s.open_why(column, row),
+            Action::WhyParameter(class, param) => s.why_parameter(&class, &param),
             Action::SetView(view) => s.view = view,
             Action::SetTab(tab) => {
                 s.tab = tab;
@@ -928,5 +990,36 @@ mod tests {
         assert_eq!(changes, ["web01-2.example.com profile::web::port: 80 -> 81"]);
         assert!(act(&edited, Action::PinFleet(false)).fleet.as_ref().unwrap().changes.is_empty());
         assert!(act(&edited, Action::SetTab(Tab::Why)).fleet.is_none());
+    }
+
+    #[test]
+    fn classes_are_bound_after_every_edit_and_a_parameter_opens_why_with_its_type() {
+        let doc = Document::from_yaml(
+            "files:\n  hiera.yaml: \"version: 5\\n\"\n  data/common.yaml: \"web::port: '8080'\\n\"\n  modules/web/manifests/init.pp: \"class web (Integer $port = 80) { }\\n\"\n",
+        )
+        .unwrap();
+        let mut state = State::new(doc);
+        state.work = Some("work".into());
+        let state = Rc::new(state);
+        let web = &state.classes[0];
+        assert_eq!(web.binding.class, "web");
+        assert_eq!(
+            web.binding.parameters[0].mismatch.as_deref(),
+            Some("parameter 'port' expects an Integer value, got String")
+        );
+        // The quoted value is marked where it is written.
+        let data = act(&state, Action::OpenFile("data/common.yaml".into()));
+        assert!(data.markers().iter().any(|m| m.line == 1 && m.message.contains("expects an Integer value")));
+        let fixed = act(&data, Action::EditFile("web::port: 8080\n".into()));
+        assert!(fixed.classes[0].binding.error.is_none());
+        assert!(fixed.markers().is_empty());
+        let why = act(&fixed, Action::WhyParameter("web".into(), "port".into()));
+        assert_eq!((why.tab, why.selected), (Tab::Why, Some(0)));
+        assert_eq!(why.document().lookups[0].keys, ["web::port"]);
+        assert_eq!(why.document().lookups[0].value_type.as_deref(), Some("Integer"));
+        assert_eq!(answer(&why, 0), "8080");
+        // Asked again, the same lookup is shown rather than another added.
+        let again = act(&act(&why, Action::SetTab(Tab::Classes)), Action::WhyParameter("web".into(), "port".into()));
+        assert_eq!(again.document().lookups.len(), 1);
     }
 }

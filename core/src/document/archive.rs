@@ -68,13 +68,23 @@ fn lookups_script(doc: &Document) -> String {
 }
 
 /// Whether a file of a repository can matter to Hiera: its configurations and
-/// data files (YAML, JSON, eyaml, HOCON's `.conf`). Hidden folders (`.git`)
-/// and everything else (manifests, templates, Ruby code) are left out, so
-/// that a whole control repository can be opened.
+/// data files (YAML, JSON, eyaml, HOCON's `.conf`), and the modules' classes
+/// and type aliases (`.pp` files in a module's `manifests/` or `types/`),
+/// which read Hiera. Hidden folders (`.git`) and everything else (the site
+/// manifest, templates, Ruby code) are left out, so that a whole control
+/// repository can be opened.
 pub fn wanted(path: &str) -> bool {
-    let hidden = path.split('/').any(|c| c.starts_with('.'));
+    let components: Vec<&str> = path.split('/').collect();
+    let hidden = components.iter().any(|c| c.starts_with('.'));
     let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    !hidden && matches!(extension.as_deref(), Some("yaml" | "yml" | "json" | "eyaml" | "conf"))
+    // `modules/ntp/manifests/init.pp`: a module's folder, inside a modulepath directory.
+    let in_module = || components.iter().skip(2).any(|c| *c == "manifests" || *c == "types");
+    !hidden
+        && match extension.as_deref() {
+            Some("yaml" | "yml" | "json" | "eyaml" | "conf") => true,
+            Some("pp") => in_module(),
+            _ => false,
+        }
 }
 
 /// Reads the files of a folder or zip ([`unzip`]; path inside it →
@@ -291,10 +301,25 @@ mod tests {
 
     #[test]
     fn a_repository_s_hiera_files_are_wanted_and_nothing_else() {
-        for path in ["hiera.yaml", "data/common.yml", "data/a.json", "data/secrets.eyaml", "data/roles/web.conf"] {
+        for path in [
+            "hiera.yaml",
+            "data/common.yml",
+            "data/a.json",
+            "data/secrets.eyaml",
+            "data/roles/web.conf",
+            "modules/ntp/manifests/init.pp",
+            "repo/site-modules/profile/manifests/web/server.pp",
+            "modules/stdlib/types/port.pp",
+        ] {
             assert!(wanted(path), "{path}");
         }
-        for path in ["manifests/site.pp", ".git/config.yaml", "keys/private_key.pkcs7.pem", "README.md"] {
+        for path in [
+            "manifests/site.pp",
+            "repo/manifests/site.pp",
+            ".git/config.yaml",
+            "keys/private_key.pkcs7.pem",
+            "README.md",
+        ] {
             assert!(!wanted(path), "{path}");
         }
     }
@@ -355,6 +380,8 @@ mod tests {
             file("data/common.yaml", "a: 1\n"),
             file("data/nodes/web01.json", "{\"a\": 2}"),
             file("modules/ntp/data/common.yaml", "ntp::servers: []\n"),
+            file("modules/ntp/manifests/init.pp", "class ntp (Array $servers) { }\n"),
+            file("modules/ntp/templates/ntp.conf.epp", "<%= $servers %>\n"),
             file("manifests/site.pp", "node default {}\n"),
             file(".gitlab-ci.yml", "stages: []\n"),
             file(".git/objects/ab/cdef", "\u{0}binary"),
@@ -362,7 +389,16 @@ mod tests {
         ])
         .unwrap();
         let paths: Vec<&str> = doc.files.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(paths, ["hiera.yaml", "data/common.yaml", "data/nodes/web01.json", "modules/ntp/data/common.yaml"]);
+        assert_eq!(
+            paths,
+            [
+                "hiera.yaml",
+                "data/common.yaml",
+                "data/nodes/web01.json",
+                "modules/ntp/data/common.yaml",
+                "modules/ntp/manifests/init.pp"
+            ]
+        );
         assert_eq!(doc.environment, "production");
         assert_eq!(doc.puppet, crate::Puppet::V8, "new work is answered as Puppet 8");
     }

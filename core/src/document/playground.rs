@@ -163,6 +163,20 @@ pub struct Source {
     pub level: String,
     /// The data file, as the document names it.
     pub file: String,
+    /// The line of the value in it, when known.
+    pub line: Option<usize>,
+}
+
+/// A class bound for the node, as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundClass {
+    /// How `include` binds it.
+    pub binding: crate::classes::Binding,
+    /// The manifest that defines it, as the document names it.
+    pub file: String,
+    /// For each parameter, in order, where Hiera found its value (nothing
+    /// for a default).
+    pub sources: Vec<Vec<Source>>,
 }
 
 impl Playground {
@@ -525,6 +539,17 @@ impl Playground {
                 Ok(config) => unknown_functions(&config),
             };
         }
+        if abs.ends_with(".pp") {
+            let text = self.hiera.files().read(&abs).unwrap_or_default();
+            return crate::manifests::parse(text)
+                .err()
+                .map(|e| {
+                    let (line, column) = e.at.unwrap_or((text.lines().count().max(1), 1));
+                    Problem { line, column, message: e.message }
+                })
+                .into_iter()
+                .collect();
+        }
         match crate::backends::data::function_for(&abs) {
             Some(function) => self.hiera.data_file(function, &abs).err().map(problem).into_iter().collect(),
             None => Vec::new(),
@@ -582,6 +607,32 @@ impl Playground {
             .collect()
     }
 
+    /// Every class the document's modules define, bound for the node as
+    /// `include` binds it, with where each value from Hiera came from.
+    pub fn classes(&self) -> Vec<BoundClass> {
+        let defined = self.hiera.classes();
+        let bindings = self.hiera.bind_classes(defined.iter().map(|d| d.header.name.as_str()));
+        defined
+            .into_iter()
+            .zip(bindings)
+            .map(|(defined, binding)| {
+                let sources = binding
+                    .parameters
+                    .iter()
+                    .map(|p| {
+                        if p.from != crate::classes::From::Hiera {
+                            return Vec::new();
+                        }
+                        let key = format!("{}::{}", binding.class, p.name);
+                        let request = crate::Request { keys: vec![key], explain: true, ..Default::default() };
+                        self.hiera.lookup(&request).explanation.as_ref().map(|e| self.sources(e)).unwrap_or_default()
+                    })
+                    .collect();
+                BoundClass { file: self.relative(&defined.file), binding, sources }
+            })
+            .collect()
+    }
+
     /// The data files (and levels) the values of a lookup came from, most
     /// specific first: every place the trace found the key, outside nested
     /// lookups and the search for `lookup_options`.
@@ -608,7 +659,9 @@ impl Playground {
             NodeKind::Provider { name, .. } => provider = name.clone(),
             NodeKind::Location { path, .. } => {
                 if matches!(node.event, Some(Event::Found { .. })) {
-                    out.push(Source { provider: provider.clone(), level: level.clone(), file: self.relative(path) });
+                    let line = node.origin.as_ref().map(|o| o.spans.at().line as usize);
+                    let file = self.relative(path);
+                    out.push(Source { provider: provider.clone(), level: level.clone(), file, line });
                 }
             }
             _ => {}

@@ -100,11 +100,13 @@ pub fn replace_selection(text: &str) -> bool {
     ACTIVE.with(|a| a.borrow().as_ref().map(|v| v.replace_selection(text)).is_some())
 }
 
-/// How CodeMirror colours a file: `.conf` files are HOCON, certificates
-/// and keys plain text, the rest YAML (JSON reads as YAML).
+/// How CodeMirror colours a file: `.conf` files are HOCON, `.pp` files
+/// Puppet, certificates and keys plain text, the rest YAML (JSON reads as YAML).
 pub fn language_of(path: &str) -> &'static str {
     if path.ends_with(".conf") {
         "hocon"
+    } else if path.ends_with(".pp") {
+        "puppet"
     } else if path.ends_with(".pem") {
         "plain"
     } else {
@@ -126,7 +128,7 @@ pub struct EditorProps {
     /// Shows the text without letting it be edited.
     #[prop_or_default]
     pub readonly: bool,
-    /// Its highlighting: "yaml", "hocon" or "plain" (see [`language_of`]).
+    /// Its highlighting: "yaml", "hocon", "puppet" or "plain" (see [`language_of`]).
     #[prop_or(AttrValue::Static("yaml"))]
     pub language: AttrValue,
     /// What the undo history is kept under: an editor with the same name
@@ -311,5 +313,6 @@ mod tests {
         assert_eq!(language_of("/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem"), "plain");
         assert_eq!(language_of("data/secrets.eyaml"), "yaml");
         assert_eq!(language_of("hiera.yaml"), "yaml");
+        assert_eq!(language_of("modules/ntp/manifests/init.pp"), "puppet");
     }
 }

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use crate::components::all_keys::AllKeys;
+use crate::components::classes::Classes;
 use crate::components::editor::{language_of, Editor};
 use crate::components::explain::Explain;
 use crate::components::file_tree::FileTree;
@@ -20,8 +21,8 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
     let environment = AttrValue::from(doc.environment.clone());
     let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     html! {
-        // Nodes, All keys and Explain are tables and long paths: they take the width the editor can spare.
-        <main class={classes!("workspace", matches!(state.tab, Tab::Nodes | Tab::AllKeys | Tab::Explain).then_some("wide-results"))}>
+        // Nodes, All keys, Classes and Explain are tables and long paths: they take the width the editor can spare.
+        <main class={classes!("workspace", matches!(state.tab, Tab::Nodes | Tab::AllKeys | Tab::Classes | Tab::Explain).then_some("wide-results"))}>
             <aside class="pane sidebar">
                 <FileTree {paths} open={state.open_file.clone()} environment={environment.clone()} dispatch={dispatch.clone()} />
                 <NodePanel puppet={doc.puppet} node={AttrValue::from(doc.node.clone().unwrap_or_default())} {environment} facts={state.facts_text.clone()}
@@ -41,7 +42,7 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
                 <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
                     keys={state.engine().data_keys()} dispatch={dispatch.clone()} why_shown={state.tab == Tab::Why} />
                 <div class="tabs" role="tablist">
-                    { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes")]
+                    { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes"), (Tab::Classes, "Classes", "tab-classes")]
                         .into_iter().map(|(tab, label, testid)| html! {
                             <button type="button" role="tab" aria-selected={(state.tab == tab).to_string()} data-testid={testid}
                                 onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
@@ -77,6 +78,9 @@ fn tab_body(state: &State, dispatch: &Callback<Action>) -> Html {
             <section class="fleet" data-testid="fleet" aria-label="Nodes">
                 if let Some(fleet) = state.fleet.clone() { <Nodes {fleet} facts={state.facts_text.clone()} dispatch={dispatch.clone()} /> }
             </section>
+        },
+        Tab::Classes => html! {
+            <section aria-label="Classes"><Classes classes={state.classes.clone()} dispatch={dispatch.clone()} /></section>
         },
     }
 }
