@@ -11,6 +11,7 @@ USAGE
   hiera-lookup [OPTIONS] --all
   hiera-lookup diff --from DIR --to DIR --facts-dir DIR [OPTIONS] KEY...|--all
   hiera-lookup class [OPTIONS] CLASS...
+  hiera-lookup check --facts-dir DIR [OPTIONS] CLASS...|--classes FILE|--all-classes
   hiera-lookup conformance [--exact] CASE_OR_DIR...
   hiera-lookup bench [--passes N] [--out FILE] REPO
 
@@ -49,6 +50,14 @@ CLASS
   {CLASS: {parameters: {PARAM: VALUE}}} or {CLASS: {error: MESSAGE}}, a default
   only Puppet evaluates as {default_expression: SOURCE}. Exit status: 0 every
   class binds, 2 Puppet's compile would fail.
+
+CHECK
+  Binds every class on every node of --facts-dir, as `class` does, and lists
+  each failure: the node, the class, the parameter, Puppet's message and the
+  data file and line of the value. --classes FILE names the classes one a
+  line; --all-classes takes every class the modules define. --render-as json
+  prints a list of {node, class, parameter, message, file, line}. Exit
+  status: 0 every class binds on every node, 1 failures, 2 error.
 
 EXIT STATUS
   0 found, 1 not found, 2 error
@@ -92,6 +101,8 @@ pub enum Command {
     Diff(Box<Options>),
     /// Bind classes' parameters (the keys are class names).
     Class(Box<Options>),
+    /// Bind classes on every node of a facts directory and list failures.
+    Check(Box<Options>),
 }
 
 /// The options of a lookup.
@@ -119,6 +130,10 @@ pub struct Options {
     pub explain: bool,
     pub render_as: Option<RenderAs>,
     pub all: bool,
+    /// `check --classes FILE`: the classes, one a line.
+    pub classes_file: Option<String>,
+    /// `check --all-classes`.
+    pub all_classes: bool,
 }
 
 impl Options {
@@ -158,7 +173,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     }
     let diff = argv.first().map(String::as_str) == Some("diff");
     let class = argv.first().map(String::as_str) == Some("class");
-    let argv = if diff || class { &argv[1..] } else { argv };
+    let check = argv.first().map(String::as_str) == Some("check");
+    let argv = if diff || class || check { &argv[1..] } else { argv };
     let mut o = Options { environment: "production".into(), ..Options::default() };
     // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
     // after it a key); the messages are puppet lookup's.
@@ -194,6 +210,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("type") => o.value_type = Some(value(&mut p, "type")?),
             Long("explain") => o.explain = true,
             Long("all") => o.all = true,
+            Long("classes") if check => o.classes_file = Some(value(&mut p, "classes")?),
+            Long("all-classes") if check => o.all_classes = true,
             Long("render-as") => {
                 o.render_as = Some(match value(&mut p, "render-as")?.as_str() {
                     "s" => RenderAs::S,
@@ -215,6 +233,18 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             return Err("No keys were given to lookup.".into());
         }
         return Ok(Command::Diff(Box::new(o)));
+    }
+    if check {
+        if o.facts_dir.is_none() {
+            return Err("check needs --facts-dir DIR".into());
+        }
+        if o.keys.is_empty() && o.classes_file.is_none() && !o.all_classes {
+            return Err("check needs classes: CLASS..., --classes FILE or --all-classes".into());
+        }
+        if o.root.is_none() && o.env_dir.is_none() {
+            return Err("give --root DIR or --env-dir DIR".into());
+        }
+        return Ok(Command::Check(Box::new(o)));
     }
     if class {
         if o.keys.is_empty() {

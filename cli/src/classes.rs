@@ -16,7 +16,7 @@ pub fn run(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let bindings: Vec<Binding> = o.keys.iter().map(|c| hiera.bind_class(c)).collect();
+    let bindings = hiera.bind_classes(o.keys.iter().map(String::as_str));
     let text = if o.render_as == Some(RenderAs::Json) {
         let all: Hash = bindings.iter().map(|b| (Value::String(b.class.clone()), as_value(b))).collect();
         Value::Hash(all).to_json().unwrap_or_default()
@@ -29,6 +29,123 @@ pub fn run(o: &Options) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// One failure `check` lists.
+struct Failure {
+    node: String,
+    class: String,
+    parameter: Option<String>,
+    message: String,
+    /// The data file and line of the failing value, when it came from Hiera.
+    at: Option<(String, usize)>,
+}
+
+/// Binds the classes on every node of `--facts-dir` and lists each failure;
+/// exit status 1 when there are any.
+pub fn check(o: &Options) -> ExitCode {
+    let loaded = (|| {
+        let hiera = super::load_with_spans(o)?;
+        let nodes = crate::tree::read_facts_dir(std::path::Path::new(o.facts_dir.as_deref().unwrap_or_default()))?;
+        let mut classes = o.keys.clone();
+        if let Some(file) = &o.classes_file {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            let named = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty());
+            classes.extend(named.map(str::to_string));
+        }
+        if o.all_classes {
+            classes.extend(hiera.classes().into_iter().map(|d| d.header.name));
+        }
+        Ok::<_, String>((hiera, nodes, classes))
+    })();
+    let (mut hiera, nodes, classes) = match loaded {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failures = Vec::new();
+    let node_count = nodes.len();
+    for (name, facts) in nodes {
+        hiera.set_node(hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts });
+        for b in hiera.bind_classes(classes.iter().map(String::as_str)) {
+            let Some(error) = &b.error else { continue };
+            let mut told = false;
+            for p in b.parameters.iter().filter(|p| p.mismatch.is_some()) {
+                told = true;
+                let at =
+                    (p.from == From::Hiera).then(|| value_at(&hiera, &format!("{}::{}", b.class, p.name))).flatten();
+                let message = format!("{}: {}", b.resource(), p.mismatch.clone().unwrap_or_default());
+                failures.push(Failure {
+                    node: name.clone(),
+                    class: b.class.clone(),
+                    parameter: Some(p.name.clone()),
+                    message,
+                    at,
+                });
+            }
+            if !told {
+                failures.push(Failure {
+                    node: name.clone(),
+                    class: b.class.clone(),
+                    parameter: None,
+                    message: error.clone(),
+                    at: None,
+                });
+            }
+        }
+    }
+    let text = if o.render_as == Some(RenderAs::Json) {
+        let list = failures.iter().map(|f| {
+            let mut h = Hash::default();
+            h.insert("node".into(), Value::String(f.node.clone()));
+            h.insert("class".into(), Value::String(f.class.clone()));
+            h.insert("parameter".into(), f.parameter.clone().map_or(Value::Undef, Value::String));
+            h.insert("message".into(), Value::String(f.message.clone()));
+            if let Some((file, line)) = &f.at {
+                h.insert("file".into(), Value::String(file.clone()));
+                h.insert("line".into(), Value::Integer((*line as i64).into()));
+            }
+            Value::Hash(h)
+        });
+        Value::Array(list.collect::<Vec<_>>().into()).to_json().unwrap_or_default()
+    } else {
+        let mut out = String::new();
+        for f in &failures {
+            let param = f.parameter.as_ref().map(|p| format!(" ${p}")).unwrap_or_default();
+            let at = f.at.as_ref().map(|(file, line)| format!(" ({file}:{line})")).unwrap_or_default();
+            out.push_str(&format!("{} {}{param}: {}{at}\n", f.node, f.class, f.message));
+        }
+        let failing = {
+            let mut nodes: Vec<&str> = failures.iter().map(|f| f.node.as_str()).collect();
+            nodes.sort();
+            nodes.dedup();
+            nodes.len()
+        };
+        let plural = if failures.len() == 1 { "" } else { "s" };
+        out.push_str(&format!(
+            "{} failure{plural} on {failing} of {node_count} nodes ({} classes each)",
+            failures.len(),
+            classes.len()
+        ));
+        out
+    };
+    println!("{text}");
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// The data file (relative to the environment) and line of the value Hiera
+/// gives `key`: the highest-priority place that holds it.
+fn value_at(hiera: &Hiera, key: &str) -> Option<(String, usize)> {
+    let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Request::default() });
+    let steps = steps::merge_steps(answer.explanation.as_ref()?);
+    let found = steps.iter().find(|s| s.outcome == steps::StepOutcome::Found)?;
+    Some((relative(hiera, &found.path), found.origin.as_ref()?.spans.at().line as usize))
 }
 
 /// `{parameters: {...}}` or `{error: MESSAGE}`, as the oracle records a class.

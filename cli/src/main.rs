@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Ok(Command::Lookup(options)) => lookup(&options),
         Ok(Command::Diff(options)) => diff(&options),
         Ok(Command::Class(options)) => classes::run(&options),
+        Ok(Command::Check(options)) => classes::check(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
             ExitCode::from(2)

@@ -493,3 +493,48 @@ fn binds_class_parameters_as_include_does_and_fails_where_puppet_would() {
     let text = stdout(&run(&args(&["web"]), &scratch.0));
     assert!(text.contains("✗ parameter 'port' expects an Integer value, got String"), "{text}");
 }
+
+#[test]
+fn check_lists_every_class_that_fails_on_any_node_with_the_value_s_file_and_line() {
+    let scratch = Scratch::new("check");
+    scratch
+        .write("env/hiera.yaml", "version: 5\nhierarchy:\n  - name: OS\n    path: 'os/%{facts.os.family}.yaml'\n  - name: Common\n    path: common.yaml\n")
+        .write("env/data/common.yaml", "web::port: '8080'\n")
+        .write("env/data/os/RedHat.yaml", "app::port: 80800\n")
+        .write("env/data/os/Debian.yaml", "app::port: 8080\nntp::servers: [pool.ntp.org]\n")
+        .write("env/modules/web/manifests/init.pp", "class web (Integer $port) { }\n")
+        .write("env/modules/app/manifests/init.pp", "class app (Stdlib::Port $port) { }\n")
+        .write("env/modules/stdlib/types/port.pp", "type Stdlib::Port = Integer[0, 65535]\n")
+        .write("env/modules/ntp/manifests/init.pp", "class ntp (Array[String] $servers) { }\n")
+        .write("facts/rh.yaml", "clientcert: rh.example.com\nos: {family: RedHat}\n")
+        .write("facts/deb.yaml", "clientcert: deb.example.com\nos: {family: Debian}\n")
+        .write("classes.txt", "# the roles' classes\napp\nntp\n");
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", "--env-dir", "env", "--facts-dir", "facts"];
+        args.extend_from_slice(extra);
+        run(&args, &scratch.0)
+    };
+    let text = check(&["--all-classes"]);
+    assert_eq!(text.status.code(), Some(1));
+    assert_eq!(
+        stdout(&text).trim_end(),
+        "deb.example.com web $port: Class[Web]: parameter 'port' expects an Integer value, got String (data/common.yaml:1)\n\
+         rh.example.com app $port: Class[App]: parameter 'port' expects a Stdlib::Port = Integer[0, 65535] value, got Integer[80800, 80800] (data/os/RedHat.yaml:1)\n\
+         rh.example.com ntp $servers: Class[Ntp]: expects a value for parameter 'servers'\n\
+         rh.example.com web $port: Class[Web]: parameter 'port' expects an Integer value, got String (data/common.yaml:1)\n\
+         4 failures on 2 of 2 nodes (3 classes each)"
+    );
+    let json = check(&["--classes", "classes.txt", "--render-as", "json"]);
+    assert_eq!(json.status.code(), Some(1));
+    assert_eq!(
+        stdout(&json).trim_end(),
+        r#"[{"node":"rh.example.com","class":"app","parameter":"port","message":"Class[App]: parameter 'port' expects a Stdlib::Port = Integer[0, 65535] value, got Integer[80800, 80800]","file":"data/os/RedHat.yaml","line":1},{"node":"rh.example.com","class":"ntp","parameter":"servers","message":"Class[Ntp]: expects a value for parameter 'servers'"}]"#
+    );
+    let fine = check(&["ntp", "--facts-dir", "facts"]);
+    assert_eq!(fine.status.code(), Some(1), "ntp fails on rh");
+    scratch.write("env/data/common.yaml", "web::port: 8080\nntp::servers: [pool.ntp.org]\n");
+    scratch.write("env/data/os/RedHat.yaml", "app::port: 8080\n");
+    let passed = check(&["--all-classes"]);
+    assert_eq!(passed.status.code(), Some(0), "{}", stdout(&passed));
+    assert_eq!(stdout(&passed).trim_end(), "0 failures on 0 of 2 nodes (3 classes each)");
+}

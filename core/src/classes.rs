@@ -29,6 +29,13 @@ pub struct Binding {
     pub error: Option<String>,
 }
 
+impl Binding {
+    /// The class as a resource, as Puppet's messages name it (`Class[Profile::Web]`).
+    pub fn resource(&self) -> String {
+        resource_name(&self.class)
+    }
+}
+
 /// One parameter as bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {
@@ -79,11 +86,15 @@ enum Failure {
 
 /// `Class[Profile::Web]`: each segment capitalised.
 fn resource_name(class: &str) -> String {
+    // Class names are ASCII (Puppet's grammar), so ASCII case will do.
     let segments: Vec<String> = class
         .split("::")
         .map(|s| {
-            let mut c = s.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+            let mut s = s.to_string();
+            if let Some(first) = s.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            s
         })
         .collect();
     format!("Class[{}]", segments.join("::"))
@@ -100,6 +111,18 @@ impl Hiera {
     /// Binds `class`'s parameters as `include CLASS` does for the node:
     /// each from Hiera, else from its default, then checked against its type.
     pub fn bind_class(&self, class: &str) -> Binding {
+        self.bind_in(&mut self.session(), class)
+    }
+
+    /// Binds each class as [`Hiera::bind_class`] does, sharing one
+    /// session's resolved hierarchies and `lookup_options` between them,
+    /// as one catalog compile does.
+    pub fn bind_classes<'a>(&self, classes: impl IntoIterator<Item = &'a str>) -> Vec<Binding> {
+        let mut session = self.session();
+        classes.into_iter().map(|c| self.bind_in(&mut session, c)).collect()
+    }
+
+    fn bind_in(&self, session: &mut crate::Session<'_>, class: &str) -> Binding {
         let class = class.trim_start_matches("::").to_string();
         let node = self.node().name.clone();
         let on_node = |message: String| format!("{message} on node {node}");
@@ -146,7 +169,7 @@ impl Hiera {
         let mut chain = chain.into_iter().rev().peekable();
         while let Some(defined) = chain.next() {
             let last = chain.peek().is_none();
-            let (parameters, error) = self.bind_one(&defined);
+            let (parameters, error) = self.bind_one(session, &defined);
             if last {
                 binding.defined = Some(defined);
                 binding.parameters = parameters;
@@ -163,10 +186,9 @@ impl Hiera {
     }
 
     /// One class's parameters, and the error that stops the compile.
-    fn bind_one(&self, defined: &Defined) -> (Vec<Parameter>, Option<Failure>) {
+    fn bind_one(&self, session: &mut crate::Session<'_>, defined: &Defined) -> (Vec<Parameter>, Option<Failure>) {
         let class = &defined.header;
         let subject = resource_name(&class.name);
-        let mut session = self.session();
         let mut parameters = Vec::new();
         // From Hiera first, every parameter, as `inject_external_parameters` does.
         for param in &class.params {

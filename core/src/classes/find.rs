@@ -117,7 +117,7 @@ pub fn alias(hiera: &Hiera, name: &str, depth: usize) -> Option<Type> {
     if depth > ALIAS_DEPTH {
         return Some(Type::Any);
     }
-    let lower = name.to_lowercase();
+    let lower = name.to_ascii_lowercase();
     let segments: Vec<&str> = lower.split("::").collect();
     let (module, rest) = segments.split_first()?;
     if rest.is_empty() {
