@@ -66,14 +66,17 @@ fn candidate_files(name: &str) -> Vec<(String, String)> {
 }
 
 /// The class `name`, if a file Puppet would read for it defines it; the
-/// first manifest that does not parse is the error.
+/// first manifest that does not parse is the error. With each file the
+/// module's `init.pp` is read first (`Module#match_manifests`: "always
+/// ensure init.pp in case class is defined there").
 pub fn class(hiera: &Hiera, name: &str) -> Result<Option<Defined>, String> {
     for (module, file) in candidate_files(name) {
         let Some(dir) = module_dir(hiera, &module) else { continue };
-        let path = format!("{dir}/{file}");
-        let Some(parsed) = manifest(hiera, &path) else { continue };
-        if let Some(header) = parsed?.classes.iter().find(|c| c.name == name) {
-            return Ok(Some(Defined { header: header.clone(), file: path }));
+        for path in [format!("{dir}/manifests/init.pp"), format!("{dir}/{file}")] {
+            let Some(parsed) = manifest(hiera, &path) else { continue };
+            if let Some(header) = parsed?.classes.iter().find(|c| c.name == name) {
+                return Ok(Some(Defined { header: header.clone(), file: path }));
+            }
         }
     }
     Ok(None)
@@ -98,9 +101,9 @@ pub fn all_classes(hiera: &Hiera) -> Vec<Defined> {
             for path in files {
                 let Some(Ok(parsed)) = manifest(hiera, path) else { continue };
                 for header in &parsed.classes {
-                    let findable = candidate_files(&header.name)
-                        .iter()
-                        .any(|(m, f)| *m == module && format!("{dir}/{module}/{f}") == path);
+                    let findable = candidate_files(&header.name).iter().any(|(m, f)| {
+                        *m == module && (format!("{dir}/{module}/{f}") == path || path.ends_with("/manifests/init.pp"))
+                    });
                     if findable {
                         out.push(Defined { header: header.clone(), file: path.to_string() });
                     }

@@ -101,11 +101,20 @@ impl<'a> Parser<'a> {
         let Some(Tok::Name(name)) = self.kind(0) else { return Err(self.error()) };
         let name = name.trim_start_matches("::").to_string();
         self.i += 1;
-        let mut params = Vec::new();
+        let mut params: Vec<Param> = Vec::new();
         if self.is("(") {
             self.i += 1;
             while !self.is(")") {
-                params.push(self.param()?);
+                let start = self.i;
+                let param = self.param()?;
+                if params.iter().any(|p| p.name == param.name) {
+                    let message =
+                        format!("The parameter '{}' is declared more than once in the parameter list", param.name);
+                    // Said at its variable, after any type.
+                    let var = self.t[start..].iter().find(|t| matches!(t.kind, Tok::Var(_))).map_or(0, |t| t.start);
+                    return Err(SyntaxError { message, at: Some(position(self.text, var)) });
+                }
+                params.push(param);
                 if !self.is(")") {
                     self.expect(",")?;
                 }
@@ -146,6 +155,11 @@ impl<'a> Parser<'a> {
         let line = self.line();
         let Some(Tok::Var(name)) = self.kind(0) else { return Err(self.error()) };
         let name = name.clone();
+        // Puppet's validator refuses these for every class (`RESERVED_PARAMETERS`).
+        if name == "name" || name == "title" {
+            let message = format!("The parameter ${name} redefines a built in parameter in the Host Class Definition");
+            return Err(SyntaxError { message, at: Some(position(self.text, self.t[self.i].start)) });
+        }
         self.i += 1;
         let mut default = None;
         if self.is("=") {
@@ -478,5 +492,15 @@ class ntp::config { }
         let e = parse("class x (\n  $a = ,\n) {}").unwrap_err();
         assert_eq!((e.message.as_str(), e.at), ("Syntax error at ','", Some((2, 8))));
         assert!(parse("class x { $s = 'unclosed }").unwrap_err().message.starts_with("Unclosed quote"));
+    }
+
+    #[test]
+    fn refuses_what_puppet_s_validator_refuses_where_it_says() {
+        let e = parse("class x (Integer $a = 1,\n  String $a) {}").unwrap_err();
+        assert_eq!(e.message, "The parameter 'a' is declared more than once in the parameter list");
+        assert_eq!(e.at, Some((2, 10)));
+        let e = parse("class x ($name) {}").unwrap_err();
+        assert_eq!(e.message, "The parameter $name redefines a built in parameter in the Host Class Definition");
+        assert_eq!(e.at, Some((1, 10)));
     }
 }
