@@ -205,3 +205,23 @@ test("load over a throttled network (10 Mbit/s, 40 ms round trip): navigation to
     if (server !== env.server) await server.close();
   }
 });
+
+test("keystroke to result with the Classes tab on show: a gallery example and a Forge module's 69 parameters", async () => {
+  const { page, context } = await openPage(env.browser, env.server.url);
+  await openLastDataFile(page);
+  await warmUp(page);
+  const figures = [];
+  for (const file of ["www/examples/39-class-port-out-of-range.yaml", "tests/conformance/forge/ntp-rhel9-8.yaml"]) {
+    const previous = await page.locator("[data-testid=description]").innerText();
+    await page.locator("[data-testid=open-case]").setInputFiles(`${ROOT}${file}`);
+    await page.waitForFunction((p) => document.querySelector("[data-testid=description]")?.innerText !== p, previous);
+    await page.locator("[data-testid=tab-classes]").click();
+    await page.locator("[data-testid=class-parameter]").first().waitFor();
+    await page.locator(`[data-testid=file-entry][data-path="data/common.yaml"]`).click();
+    await page.locator("[data-testid=editor] .cm-editor").waitFor();
+    const parameters = await page.locator("[data-testid=class-parameter]").count();
+    figures.push(`${path.basename(file)} (${parameters} parameters) ${medians(await keystrokes(page, 9)).text}`);
+  }
+  console.log(`keystroke to result with Classes on show (median of 9, ms; editor + app): ${figures.join(", ")}`);
+  await context.close();
+});

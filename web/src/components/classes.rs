@@ -30,14 +30,27 @@ pub fn classes(props: &ClassesProps) -> Html {
             </p>
         };
     }
+    // A class the edit did not change is not drawn again.
     html! {
         <div class="classes" data-testid="classes-view">
-            { for props.classes.iter().map(|c| class(c, &props.dispatch)) }
+            { for props.classes.iter().map(|c| html! {
+                <Class key={c.binding.class.clone()} class={c.clone()} dispatch={props.dispatch.clone()} />
+            }) }
         </div>
     }
 }
 
-fn class(c: &BoundClass, dispatch: &Callback<Action>) -> Html {
+/// Props of [`Class`].
+#[derive(Properties, PartialEq)]
+struct ClassProps {
+    class: BoundClass,
+    dispatch: Callback<Action>,
+}
+
+/// One class's table.
+#[function_component(Class)]
+fn class(props: &ClassProps) -> Html {
+    let (c, dispatch) = (&props.class, &props.dispatch);
     let b = &c.binding;
     let file = c.file.clone();
     let line = b.defined.as_ref().map_or(1, |d| d.header.line);
