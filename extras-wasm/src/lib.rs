@@ -1,14 +1,11 @@
 //! What most visits to the page never use, built into a WebAssembly module
 //! of its own (`web/js/backends.mjs`) that the page fetches when first
-//! used, so that the page's first download stays within its budget: "Report
-//! it" (the document as Markdown, the markup that embeds it), and
-//! control-repo zips and folders ([`hiera_core::archive`]). Documents cross
-//! as the page holds them (case-format YAML); Report it still answers with
-//! an engine of its own, eyaml and HOCON built in (issue 38 moves it to
-//! the page's).
+//! used, so that the page's first download stays within its budget:
+//! control-repo zips and folders ([`hiera_core::archive`]), packed and
+//! unpacked. It answers no lookup: documents cross as the page holds them
+//! (case-format YAML), and every answer is the page's engine's.
 
 use hiera_core::case::Document;
-use hiera_core::playground::{Evaluation, Playground};
 use wasm_bindgen::prelude::*;
 
 /// The zip of a document (see [`hiera_core::archive::export`]).
@@ -49,14 +46,4 @@ pub fn import_folder(names: Vec<String>, lengths: Vec<u32>, bytes: &[u8]) -> Res
 
 fn read(document: &str) -> Result<Document, String> {
     Document::from_yaml(document).map_err(|e| e.to_string())
-}
-
-/// The document with its answers as Markdown, and the `embed.js` markup
-/// that shows it in a page served beside `base` (see [`hiera_core::report`]).
-#[wasm_bindgen]
-pub fn report(document: &str, base: &str) -> Result<Vec<String>, String> {
-    let engine = Playground::new(read(document)?);
-    let evaluations: Vec<Evaluation> = engine.document().lookups.iter().map(|l| engine.evaluate(l, true)).collect();
-    let markdown = hiera_core::report::markdown(engine.document(), &evaluations.iter().collect::<Vec<_>>());
-    Ok(vec![markdown, hiera_core::report::embed_markup(engine.document(), base)])
 }

@@ -16,9 +16,9 @@ import { ROOT } from "./helpers.mjs";
 const BUDGET = 490 * 1024;
 // Loaded later (the editor, the eyaml tools, the Nodes and All keys panels,
 // with their styles, when opened),
-// only for documents that use eyaml or HOCON (backends/), when Report it or
-// Nodes is opened (extras/), when chosen (examples/, facts/), or not by the
-// page at all.
+// only for documents that use eyaml or HOCON (backends/), when a zip or a
+// folder is opened or a zip made (extras/), when chosen (examples/, facts/),
+// or not by the page at all.
 const NOT_COUNTED = new Set(["codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "panels.css", "sw.js"]);
 const NOT_COUNTED_DIRS = new Set(["backends", "facts", "extras"]);
 

@@ -2,7 +2,7 @@
 // backends (the backends-wasm crate, built by backends.mjs: eyaml's PKCS7
 // encryptor and the HOCON reader) when a document first needs them, the
 // eyaml tools panel when it is first opened, and the extras module (the
-// extras-wasm crate: Report it, Nodes, zips) when one of those is first used. Nothing here sends a key
+// extras-wasm crate: zips and dropped folders) when one of those is first used. Nothing here sends a key
 // anywhere: every function works on what it is given, in this page.
 let module = null;
 let pending = null;
@@ -52,11 +52,6 @@ function extrasModule() {
     return m;
   })();
   return extras;
-}
-
-/** Report it's [Markdown, embed.js markup] of a document (YAML); throws a message. */
-export async function extrasReport(text, base) {
-  return (await extrasModule()).report(text, base);
 }
 
 /** The zip of a document (YAML); throws a message. */

@@ -34,9 +34,6 @@ extern "C" {
     #[wasm_bindgen(js_name = eyamlToolsRender)]
     pub fn eyaml_tools_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
 
-    #[wasm_bindgen(js_name = extrasReport)]
-    fn extras_report(document: &str, base: &str) -> js_sys::Promise;
-
     #[wasm_bindgen(js_name = extrasExportZip)]
     fn extras_export_zip(document: &str) -> js_sys::Promise;
 
@@ -71,15 +68,6 @@ pub async fn import_folder(files: Vec<(String, Vec<u8>)>) -> Result<Document, St
 fn read(answer: Result<JsValue, JsValue>) -> Result<Document, String> {
     let text = answer.map_err(message)?.as_string().unwrap_or_default();
     Document::from_yaml(&text).map_err(|e| e.to_string())
-}
-
-/// Report it's Markdown and `embed.js` markup of a document (its case-format
-/// YAML), made by the extras module (crate `extras-wasm`), fetched the
-/// first time.
-pub async fn report(document: &str, base: &str) -> Result<(String, String), String> {
-    let made = JsFuture::from(extras_report(document, base)).await.map_err(message)?;
-    let made = js_sys::Array::from(&made);
-    Ok((made.get(0).as_string().unwrap_or_default(), made.get(1).as_string().unwrap_or_default()))
 }
 
 fn message(e: JsValue) -> String {

@@ -413,6 +413,24 @@ impl State {
         }
     }
 
+    /// Report it's Markdown and `embed.js` markup for a page served beside
+    /// `base`, of the document as share links carry it. The answers are the
+    /// page's own; when private keys are left out of a document that has
+    /// some, they are answered as on a Puppet without the keys (eyaml
+    /// values fail), by the same engine over the document without them, so
+    /// that no decrypted secret reaches the report.
+    pub fn report(&self, base: &str) -> (String, String) {
+        let doc = self.shareable();
+        let evaluations: Vec<Evaluation> = if self.include_private_keys || self.document().private_keys().is_empty() {
+            self.results.iter().map(|e| (**e).clone()).collect()
+        } else {
+            let without = Playground::new(doc.clone());
+            doc.lookups.iter().map(|l| without.evaluate(l, true)).collect()
+        };
+        let markdown = hiera_core::report::markdown(&doc, &evaluations.iter().collect::<Vec<_>>());
+        (markdown, hiera_core::report::embed_markup(&doc, base))
+    }
+
     /// The document as it stands.
     pub fn document(&self) -> std::cell::Ref<'_, Document> {
         std::cell::Ref::map(self.engine.borrow(), Playground::document)
@@ -1021,5 +1039,19 @@ mod tests {
         // Asked again, the same lookup is shown rather than another added.
         let again = act(&act(&why, Action::SetTab(Tab::Classes)), Action::WhyParameter("web".into(), "port".into()));
         assert_eq!(again.document().lookups.len(), 1);
+    }
+
+    #[test]
+    fn report_it_answers_with_the_page_s_engine_and_leaves_private_keys_out_unless_asked() {
+        let state = welcome();
+        let (markdown, script) = state.report("https://example.org/");
+        assert!(markdown.contains("**`puppet lookup "), "{markdown}");
+        assert!(markdown.contains("8080"), "{markdown}");
+        assert!(script.contains("https://example.org/embed.js"), "{script}");
+        let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n";
+        let keyed = act(&state, Action::AddFiles(vec![("keys/private_key.pkcs7.pem".into(), key.into())]));
+        assert!(!keyed.report("").0.contains("PRIVATE KEY"), "left out by default");
+        let included = act(&keyed, Action::IncludePrivateKeys(true));
+        assert!(included.report("").0.contains("PRIVATE KEY"), "included when asked");
     }
 }

@@ -4,7 +4,6 @@
 //! user chose to include them.
 
 use hiera_core::report::iframe_markup;
-use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser;
@@ -24,24 +23,18 @@ pub struct ReportProps {
 #[function_component(Report)]
 pub fn report(props: &ReportProps) -> Html {
     let state = &props.state;
-    // Made by the extras module, which answers the document as a share link
-    // holds it: without private keys unless the user chose to include them.
-    let made = use_state(|| None::<Result<(String, String), String>>);
-    {
-        let (made, document) = (made.clone(), state.shareable().to_yaml());
-        use_effect_with(document, move |document| {
-            let (document, made) = (document.clone(), made.clone());
+    // Answered by the page's engine, as a share link holds the document:
+    // without private keys unless the user chose to include them.
+    let made = {
+        let state = state.clone();
+        use_memo((state.revision, state.include_private_keys), move |_| {
             let base = browser::page_url();
             let base = base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
-            spawn_local(async move { made.set(Some(crate::backends::report(&document, &base).await)) });
-        });
-    }
-    let link = use_share_link(Some(state.clone()));
-    let (markdown, script) = match &*made {
-        Some(Ok((markdown, script))) => (markdown.clone(), script.clone()),
-        Some(Err(e)) => (format!("The report could not be made: {e}"), String::new()),
-        None => (String::new(), "Making the markup…".into()),
+            state.report(&base)
+        })
     };
+    let link = use_share_link(Some(state.clone()));
+    let (markdown, script) = (*made).clone();
     let copy = {
         let markdown = markdown.clone();
         Callback::from(move |_: MouseEvent| browser::copy(&markdown))
