@@ -192,6 +192,22 @@ test("a share link leaves the private key out unless the user includes it", asyn
   for (const c of [author, v, w]) await c.context.close();
 });
 
+test("Report it answers without the private key unless the user includes it: no decrypted secret in its Markdown", async () => {
+  const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
+  await example(page, "36-eyaml-secrets.yaml");
+  await rowsWhen(page, (rs) => rs[0].json === '"correct horse battery staple"');
+  await page.click("[data-testid=report-button]");
+  const without = await eventually(() => page.inputValue("[data-testid=report-markdown]"), (t) => t.length > 0);
+  assert.ok(!without.includes("correct horse battery staple"), "the decrypted secret stays in the page");
+  assert.ok(!without.includes("PRIVATE KEY"));
+  assert.match(without, /Error: hiera-eyaml backend error decrypting ENC\[PKCS7,.*No such file or directory @ rb_sysopen/s);
+  await page.check("[data-testid=include-private-keys]");
+  const withKey = await eventually(() => page.inputValue("[data-testid=report-markdown]"), (t) => t.includes("correct horse battery staple"));
+  assert.match(withKey, /PRIVATE KEY/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("an exported zip leaves the private key out unless the user includes it", async () => {
   const { page, errors, context } = await openPage(suite.env.browser, suite.env.server.url);
   await example(page, "36-eyaml-secrets.yaml");

@@ -424,7 +424,11 @@ impl State {
         let evaluations: Vec<Evaluation> = if self.include_private_keys || self.document().private_keys().is_empty() {
             self.results.iter().map(|e| (**e).clone()).collect()
         } else {
-            let without = Playground::new(doc.clone());
+            let mut without = Playground::new(doc.clone());
+            if let Some(backends) = &self.backends {
+                without.set_pkcs7(backends.pkcs7.clone());
+                without.set_hocon(backends.hocon.clone());
+            }
             doc.lookups.iter().map(|l| without.evaluate(l, true)).collect()
         };
         let markdown = hiera_core::report::markdown(&doc, &evaluations.iter().collect::<Vec<_>>());
