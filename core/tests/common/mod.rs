@@ -16,13 +16,22 @@ pub fn conformance_dir() -> PathBuf {
 /// `hocon-suite/`) and the page's gallery.
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
-    let mut paths: Vec<PathBuf> =
-        ["cases", "puppet8", "backends", "own", "forge", "yaml-suite", "hocon-suite", "../../www/examples"]
-            .map(|d| dir.join(d))
-            .iter()
-            .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .collect();
+    let mut paths: Vec<PathBuf> = [
+        "cases",
+        "puppet8",
+        "backends",
+        "own",
+        "forge",
+        "yaml-suite",
+        "hocon-suite",
+        "lightbend",
+        "../../www/examples",
+    ]
+    .map(|d| dir.join(d))
+    .iter()
+    .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+    .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+    .collect();
     paths.sort();
     paths
 }

@@ -12,7 +12,7 @@ pub const MAX_DEPTH: usize = 100;
 pub fn parse(text: &str) -> Result<Hash, Error> {
     let chars: Vec<char> = text.chars().collect();
     let tokens = tokenize(&chars);
-    let mut parser = Parser { tokens, chars, at: 0, depth: 0, unsupported: None };
+    let mut parser = Parser { tokens, chars, at: 0, depth: 0, unsupported: None, delayed_merge_loaded: false };
     let root = parser.root()?;
     // ruby-hocon reads the whole text before it includes anything; its
     // includer for a string has neither URLs nor resources.
@@ -424,6 +424,11 @@ struct Parser {
     /// The error of the first include that ruby-hocon cannot carry out on a
     /// string (`url(...)`, `classpath(...)`), met once the text is read.
     unsupported: Option<Error>,
+    /// Whether ruby-hocon has loaded `ConfigDelayedMergeObject` yet: its
+    /// file comes with `ConfigDelayedMerge`'s, which is required when a
+    /// value still to be resolved is first merged with another (see
+    /// [`DELAYED_MERGE_OBJECT`]).
+    delayed_merge_loaded: bool,
 }
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
@@ -526,7 +531,7 @@ impl Parser {
                 _ if include => self.include()?,
                 _ => {
                     let (path, value) = self.field()?;
-                    if let Err(message) = add_field(&mut fields, &path, value) {
+                    if let Err(message) = add_field(&mut fields, &path, value, &mut self.delayed_merge_loaded) {
                         return Err(Error { message, line: self.line(), ruby: true });
                     }
                 }
@@ -828,12 +833,12 @@ fn number(word: &str) -> Option<Value> {
 
 /// Sets `path` in `fields`: a key defined again keeps its place, and its new
 /// value is merged over the old one; or the Ruby error ruby-hocon meets.
-fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node) -> Result<(), String> {
+fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node, loaded: &mut bool) -> Result<(), String> {
     let value = path[1..].iter().rev().fold(value, |v, k| Node::Object(vec![(k.clone(), v)]));
     match fields.iter_mut().find(|(k, _)| *k == path[0]) {
         Some((_, existing)) => {
             let old = std::mem::replace(existing, Node::Array(Vec::new()));
-            *existing = with_fallback(value, old, &path[..1])?;
+            *existing = with_fallback(value, old, &path[..1], loaded)?;
         }
         None => fields.push((path[0].clone(), without_self(value, &path[..1]))),
     }
@@ -841,15 +846,18 @@ fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node) -> 
 }
 
 /// ruby-hocon 1.3.1 makes a `ConfigDelayedMergeObject` of an object set
-/// over a value still to be resolved, a class it never loads.
+/// over a value still to be resolved, a class whose file it loads only with
+/// `ConfigDelayedMerge`'s, when a value still to be resolved is first
+/// merged with another: until then, the merge is this Ruby error.
 const DELAYED_MERGE_OBJECT: &str = "uninitialized constant Hocon::Impl::ConfigDelayedMergeObject\n\n    Hocon::Impl::ConfigDelayedMergeObject.new(origin, stack)\n               ^^^^^^^^^^^^^^^^^^^^^^^^^^\nDid you mean?  Hocon::Impl::ConfigNodeObject";
 
 /// `later.with_fallback(earlier)`: objects merge with the later keys first;
-/// an object over a value still to be resolved is ruby-hocon's Ruby error;
-/// a value still to be resolved over anything is merged with it once
-/// resolved (a substitution of the field itself, or of a path inside it,
-/// reads the earlier value); anything else replaces.
-fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, String> {
+/// an object over a value still to be resolved is merged with it once
+/// resolved, or ruby-hocon's Ruby error while `loaded` is false; a value
+/// still to be resolved over anything is merged with it once resolved (a
+/// substitution of the field itself, or of a path inside it, reads the
+/// earlier value), which loads the delayed merges; anything else replaces.
+fn with_fallback(later: Node, earlier: Node, path: &[String], loaded: &mut bool) -> Result<Node, String> {
     Ok(match (as_object(later), as_object(earlier)) {
         (Ok(mut later), Ok(earlier)) => {
             for (k, old) in earlier {
@@ -858,14 +866,24 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, St
                         let taken = std::mem::replace(new, Node::Array(Vec::new()));
                         let mut sub = path.to_vec();
                         sub.push(k);
-                        *new = with_fallback(taken, old, &sub)?;
+                        *new = with_fallback(taken, old, &sub, loaded)?;
                     }
                     None => later.push((k, old)),
                 }
             }
             Node::Object(later)
         }
-        (Ok(_), Err(earlier)) if unresolved(&earlier) => return Err(DELAYED_MERGE_OBJECT.into()),
+        // ruby-hocon delays the merge of an object over a value still to be
+        // resolved, and of an object with substitutions in it over any value
+        // (resolved, it then replaces it).
+        (Ok(later), Err(earlier))
+            if !*loaded && (unresolved(&earlier) || later.iter().any(|(_, v)| has_substitution(v))) =>
+        {
+            return Err(DELAYED_MERGE_OBJECT.into())
+        }
+        (Ok(later), Err(earlier)) if unresolved(&earlier) => {
+            Node::Merge(Box::new(Node::Object(later)), Box::new(earlier))
+        }
         (Ok(later), Err(_)) => Node::Object(later),
         (Err(Node::Concat(pieces, line)), earlier) => {
             let earlier = earlier.map_or_else(|e| e, Node::Object);
@@ -873,6 +891,7 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, St
             if !pieces.iter().any(|p| matches!(p, Piece::Subst { .. } | Piece::Node(Node::Object(_)))) {
                 return Ok(Node::Concat(pieces, line));
             }
+            *loaded = true;
             // A substitution of the field itself holds the earlier value already.
             let whole = pieces.iter().any(|p| matches!(p, Piece::Subst { path: sp, .. } if sp == path));
             let pieces = pieces
@@ -900,6 +919,21 @@ fn with_fallback(later: Node, earlier: Node, path: &[String]) -> Result<Node, St
 /// Whether a value is one ruby-hocon cannot merge an object over until it
 /// is resolved (its `Unmergeable`: a substitution, a concatenation with
 /// one, a merge waiting on one); a list or object holding one is not.
+/// Whether a substitution is anywhere in `node`, objects and lists included
+/// (ruby-hocon's `resolve_status` of a value).
+fn has_substitution(node: &Node) -> bool {
+    match node {
+        Node::Object(fields) => fields.iter().any(|(_, v)| has_substitution(v)),
+        Node::Array(items) => items.iter().any(has_substitution),
+        Node::Concat(pieces, _) => pieces.iter().any(|p| match p {
+            Piece::Subst { .. } => true,
+            Piece::Node(n) => has_substitution(n),
+            _ => false,
+        }),
+        Node::Merge(..) => true,
+    }
+}
+
 fn unresolved(node: &Node) -> bool {
     match node {
         Node::Object(_) | Node::Array(_) => false,
