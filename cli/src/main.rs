@@ -79,6 +79,13 @@ fn lookup(o: &Options) -> ExitCode {
     }
     match answer.result {
         Ok(value) => {
+            // Ruby's `puts` of a binary string writes its bytes as they are.
+            if let (false, Some(RenderAs::S), Value::Binary(bytes)) = (o.explain, o.render_as, &value) {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(bytes).and_then(|()| out.write_all(b"\n"));
+                return ExitCode::SUCCESS;
+            }
             if !o.explain {
                 match render(&value, o.render_as.unwrap_or(RenderAs::Yaml)) {
                     Ok(text) => println!("{text}"),

@@ -538,3 +538,23 @@ fn check_lists_every_class_that_fails_on_any_node_with_the_value_s_file_and_line
     assert_eq!(passed.status.code(), Some(0), "{}", stdout(&passed));
     assert_eq!(stdout(&passed).trim_end(), "0 failures on 0 of 2 nodes (3 classes each)");
 }
+
+#[test]
+fn a_binary_string_that_is_not_text_is_printed_as_puppet_lookup_prints_it() {
+    let scratch = Scratch::new("binary");
+    scratch
+        .write("env/hiera.yaml", "version: 5\n")
+        .write("env/data/common.yaml", "bin: !!binary /+8A\nlist: [!!binary /w==, a]\ntext: !!binary aGVsbG8=\n");
+    let out = |key: &str, render: &str| {
+        let o = run(&["--env-dir", "env", "--render-as", render, key], &scratch.0);
+        (o.status.code(), o.stdout, String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    assert_eq!(out("bin", "yaml"), (Some(0), b"--- !binary |-\n  /+8A\n".to_vec(), String::new()));
+    assert_eq!(out("list", "yaml"), (Some(0), b"---\n- !binary |-\n  /w==\n- a\n".to_vec(), String::new()));
+    assert_eq!(out("text", "yaml"), (Some(0), b"--- hello\n".to_vec(), String::new()));
+    // Ruby's `puts` writes the bytes; its JSON generator refuses them, in its words.
+    assert_eq!(out("bin", "s"), (Some(0), vec![0xff, 0xef, 0x00, b'\n'], String::new()));
+    assert_eq!(out("list", "s"), (Some(0), b"[\"\\xFF\", \"a\"]\n".to_vec(), String::new()));
+    let (code, _, err) = out("bin", "json");
+    assert_eq!((code, err.trim_end()), (Some(2), "Error: Could not run: partial character in source, but hit end"));
+}

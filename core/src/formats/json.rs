@@ -92,7 +92,7 @@ fn write(out: &mut String, value: &Value, indent: Option<usize>) -> Result<(), N
         // Ruby's generator refuses a string that is not UTF-8.
         Value::Binary(b) => match std::str::from_utf8(b) {
             Ok(s) => string(out, s),
-            Err(_) => return Err(NotJson("source sequence is illegal/malformed utf-8".into())),
+            Err(_) => return Err(NotJson(not_utf8(b).into())),
         },
         Value::Array(a) => {
             out.push('[');
@@ -389,6 +389,33 @@ impl Parser<'_> {
             Err(_) => Value::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)),
         })
     }
+}
+
+/// The json gem's generator's words for bytes that are not UTF-8
+/// (`convert_UTF8_to_JSON`): at the first character it cannot read, a
+/// sequence its lead byte says runs past the end is "partial"; any other is
+/// "illegal/malformed".
+fn not_utf8(bytes: &[u8]) -> &'static str {
+    let mut at = 0;
+    while at < bytes.len() {
+        let lead = bytes[at];
+        let trailing = match lead {
+            0x00..=0xBF => 0,
+            0xC0..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF7 => 3,
+            0xF8..=0xFB => 4,
+            _ => 5,
+        };
+        if at + trailing >= bytes.len() && trailing > 0 {
+            return "partial character in source, but hit end";
+        }
+        if std::str::from_utf8(&bytes[at..at + trailing + 1]).is_err() {
+            return "source sequence is illegal/malformed utf-8";
+        }
+        at += trailing + 1;
+    }
+    "source sequence is illegal/malformed utf-8"
 }
 
 #[cfg(test)]

@@ -1300,7 +1300,14 @@ fn scalar_text(v: &Value, indent: usize) -> String {
         Value::Array(_) => "[]".into(),
         Value::Hash(_) => "{}".into(),
         Value::Sensitive(_) => "Sensitive [value redacted]".into(),
-        Value::Binary(b) => string_text(&String::from_utf8_lossy(b), indent),
+        Value::Binary(b) if b.is_ascii() => string_text(&String::from_utf8_lossy(b), indent),
+        // Psych writes a binary string that is not ASCII as `!binary`: its
+        // base64 on one line (Ruby's `pack('m0')`), a literal block.
+        Value::Binary(b) => {
+            use base64::Engine;
+            let encoded = base64::engine::general_purpose::STANDARD.encode(b);
+            format!("!binary |-\n{}{encoded}", " ".repeat(indent + 2))
+        }
     }
 }
 
@@ -1373,6 +1380,16 @@ mod emit_tests {
         let (back, _) = load(&emitted).unwrap().unwrap();
         assert_eq!(back, v, "{emitted}");
         assert!(emitted.contains("b: '0755'"));
+    }
+
+    #[test]
+    fn writes_binary_strings_as_psych_does() {
+        let (v, _) = load("a: !!binary /w==\nb: [!!binary aGVsbG8=]\n").unwrap().unwrap();
+        assert_eq!(to_yaml(&v), "---\na: !binary |-\n  /w==\nb:\n- hello\n");
+        let long = Value::Binary(vec![0xff; 100].into());
+        let written = to_yaml(&long);
+        assert_eq!(written.lines().nth(1).map(str::len), Some(2 + 136), "{written}");
+        assert_eq!(written.lines().count(), 2, "{written}");
     }
 
     #[test]
