@@ -32,7 +32,8 @@ for path in cases:
     text = open(path, encoding="utf-8").read()
     put("lookup", text)
     for name, body in blocks(text.split("\nlookups:")[0]):
-        put("hiera_config" if name.endswith("hiera.yaml") else "hocon" if name.endswith(".conf") else "yaml", body)
+        kind = "hiera_config" if name.endswith("hiera.yaml") else "hocon" if name.endswith(".conf") else "yaml"
+        put("manifest" if name.endswith(".pp") else kind, body)
         if name.endswith(".eyaml"):
             for line in body.split("\n"):
                 if "ENC[" in line:

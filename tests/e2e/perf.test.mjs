@@ -225,3 +225,18 @@ test("keystroke to result with the Classes tab on show: a gallery example and a 
   console.log(`keystroke to result with Classes on show (median of 9, ms; editor + app): ${figures.join(", ")}`);
   await context.close();
 });
+
+test("keystroke to result with the Nodes tab on show and 10 nodes, on the welcome example", async () => {
+  const { page, context } = await openPage(env.browser, env.server.url);
+  await page.locator("[data-testid=tab-nodes]").click();
+  for (let i = 1; i < 10; i++) {
+    await page.locator("[data-testid=add-node-name]").fill(`node${i}.example.com`);
+    await page.locator("[data-testid=add-node]").click();
+    await page.locator("[data-testid=fleet-node]").nth(i).waitFor();
+  }
+  await openLastDataFile(page);
+  await warmUp(page);
+  const cells = await page.locator("[data-testid=fleet-cell]").count();
+  console.log(`keystroke to result with Nodes on show, 10 nodes (${cells} cells; median of 9, ms; editor + app): ${medians(await keystrokes(page, 9)).text}`);
+  await context.close();
+});
