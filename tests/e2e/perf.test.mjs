@@ -146,7 +146,10 @@ test("keystroke to result on the large preset", { timeout: 300_000 }, async () =
   ].join("\n");
   const docPath = `${ROOT}target/perf-large.yaml`;
   await writeFile(docPath, doc);
-  const { page, context } = await openPage(env.browser, env.server.url);
+  const { page, context } = await openPage(env.browser);
+  // Trunk's start script announces the wasm instance's exports, its memory among them.
+  await page.addInitScript(() => addEventListener("TrunkApplicationStarted", (e) => (window.__wasm = e.detail.wasm)));
+  await gotoReady(page, env.server.url);
   const started = Date.now();
   await page.setInputFiles("[data-testid=open-case]", docPath);
   await page.waitForFunction((k) => document.querySelector("[data-testid=lookup-row]")?.dataset.key === k, keys[0], { timeout: 120_000 });
@@ -166,6 +169,19 @@ test("keystroke to result on the large preset", { timeout: 300_000 }, async () =
     figures.push(`editing ${file}: median ${medians(times).text} ms (of ${times.map((t) => t.total.toFixed(0)).join(", ")})`);
   }
   console.log(`large preset (${files.length} files, ${(doc.length / 1e6).toFixed(1)} MB): opened in ${opened} ms; keystroke to result, ${figures.join("; ")}`);
+  // Memory: the JS heap after a collection (DevTools protocol) and the wasm
+  // instance's linear memory, with the preset open, then with the Nodes tab too.
+  const cdp = await context.newCDPSession(page);
+  const memory = async () => {
+    await cdp.send("HeapProfiler.collectGarbage");
+    const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+    const wasm = await page.evaluate(() => window.__wasm?.memory.buffer.byteLength ?? 0);
+    return `JS heap ${(usedSize / 2 ** 20).toFixed(1)} MB + wasm memory ${(wasm / 2 ** 20).toFixed(1)} MB`;
+  };
+  const open_ = await memory();
+  await page.locator("[data-testid=tab-nodes]").click();
+  await page.locator("[data-testid=fleet-cell]").first().waitFor({ timeout: 60_000 });
+  console.log(`large preset memory: ${open_} with it open; ${await memory()} with the Nodes tab on show too`);
   await context.close();
 });
 
