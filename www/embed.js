@@ -1,3 +1,4 @@
+// @ts-check
 // Turns marked blocks of a documentation page into live Hiera playgrounds.
 //
 //   <div class="hiera-playground" data-readonly data-lookup="0">
@@ -17,7 +18,7 @@
 // iframe by postMessage, so the playground itself reads it; the iframe only
 // ever tells this page its height.
 (function () {
-  const script = document.currentScript;
+  const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   const base = new URL(".", script ? script.src : document.baseURI).href;
 
   function indent(text, by) {
@@ -69,7 +70,7 @@
   window.addEventListener("message", (event) => {
     if (!event.data) return;
     for (const frame of document.querySelectorAll("iframe.hiera-playground-frame")) {
-      if (frame.contentWindow !== event.source) continue;
+      if (!(frame instanceof HTMLIFrameElement) || !frame.contentWindow || frame.contentWindow !== event.source) continue;
       if (event.data.type === "hiera-playground:ready") {
         frame.contentWindow.postMessage({ type: "hiera-playground:load", document: frame.dataset.document }, new URL(base).origin);
       } else if (event.data.type === "hiera-playground:height") {

@@ -1,3 +1,4 @@
+// @ts-check
 // The eyaml tools panel: what `eyaml createkeys` and `eyaml encrypt` do, for
 // the document on show, and the loader of the backends module (eyaml's
 // encryptor and the HOCON reader, built from backends-wasm). Plain DOM in a

@@ -1,3 +1,4 @@
+// @ts-check
 // Imported by the wasm glue (wasm-bindgen snippet): loads the optional
 // backends (the backends-wasm crate, built by backends.mjs: eyaml's PKCS7
 // encryptor and the HOCON reader) when a document first needs them, the

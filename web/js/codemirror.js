@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point of the CodeMirror bundle. esbuild (build.mjs) turns it and its npm
 // dependencies into one ES module that the page imports lazily (see editor.js), so
 // the wasm app never waits for it.

@@ -1,3 +1,4 @@
+// @ts-check
 // Imported by the wasm glue (wasm-bindgen snippet). It only knows where the CodeMirror
 // bundle is, so the page renders before that bundle has been fetched.
 let pending;

@@ -1,3 +1,4 @@
+// @ts-check
 // Imported by the wasm glue (wasm-bindgen snippet): the files of a drop, with
 // dropped folders walked (the browser only offers folders through callbacks),
 // and raw deflate both ways by the browser's own zlib, for share links and
