@@ -40,7 +40,7 @@ pub struct Param {
     /// Its type expression as written (`Array[Stdlib::Host]`), if typed.
     pub type_text: Option<String>,
     /// Its default, if it has one.
-    pub default: Option<Default>,
+    pub default: Option<DefaultExpr>,
     /// The 1-based line of its name.
     pub line: usize,
 }
@@ -48,7 +48,7 @@ pub struct Param {
 /// A default expression: its source text and what of it can be evaluated
 /// without running Puppet.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Default {
+pub struct DefaultExpr {
     /// The source text, as written.
     pub source: String,
     /// The expression, as far as it is read.

@@ -529,10 +529,12 @@ impl State {
     }
 
     /// Binds every class of the document's manifests (they mark values
-    /// that fail their parameter's type in the data files).
+    /// that fail their parameter's type in the data files); where every
+    /// value came from only while Classes is on show.
     fn bind_classes(&mut self) {
         let has_manifests = self.document().files.iter().any(|(p, _)| p.ends_with(".pp"));
-        self.classes = Same::new(if has_manifests { self.engine.borrow().classes() } else { Vec::new() });
+        let all_sources = self.tab == Tab::Classes;
+        self.classes = Same::new(if has_manifests { self.engine.borrow().classes(all_sources) } else { Vec::new() });
     }
 
     /// Answers every lookup for every node while Nodes is on show.
@@ -872,6 +874,7 @@ impl Reducible for State {
                 s.tab = tab;
                 s.resolve_keys();
                 s.answer_nodes();
+                s.bind_classes();
             }
             // The answers on show are pinned as they are: nothing changed since.
             Action::PinFleet(pin) => {
@@ -1035,6 +1038,10 @@ mod tests {
         let fixed = act(&data, Action::EditFile("web::port: 8080\n".into()));
         assert!(fixed.classes[0].binding.error.is_none());
         assert!(fixed.markers().is_empty());
+        // Where a passing value came from is found while Classes is on show.
+        assert!(fixed.classes[0].sources[0].is_empty());
+        let shown = act(&fixed, Action::SetTab(Tab::Classes));
+        assert_eq!(shown.classes[0].sources[0][0].line, Some(1));
         let why = act(&fixed, Action::WhyParameter("web".into(), "port".into()));
         assert_eq!((why.tab, why.selected), (Tab::Why, Some(0)));
         assert_eq!(why.document().lookups[0].keys, ["web::port"]);

@@ -608,8 +608,11 @@ impl Playground {
     }
 
     /// Every class the document's modules define, bound for the node as
-    /// `include` binds it, with where each value from Hiera came from.
-    pub fn classes(&self) -> Vec<BoundClass> {
+    /// `include` binds it, with where each value from Hiera came from: for
+    /// every parameter when `all_sources`, else only for those that fail
+    /// their type (where an editor marks them; finding a value's source is
+    /// an explained lookup).
+    pub fn classes(&self, all_sources: bool) -> Vec<BoundClass> {
         let defined = self.hiera.classes();
         let bindings = self.hiera.bind_classes(defined.iter().map(|d| d.header.name.as_str()));
         defined
@@ -620,7 +623,7 @@ impl Playground {
                     .parameters
                     .iter()
                     .map(|p| {
-                        if p.from != crate::classes::From::Hiera {
+                        if p.from != crate::classes::From::Hiera || !(all_sources || p.mismatch.is_some()) {
                             return Vec::new();
                         }
                         let key = format!("{}::{}", binding.class, p.name);

@@ -1,7 +1,7 @@
 //! Class headers, type aliases and default expressions out of the tokens.
 
 use super::lex::{tokens, Part, Tok, Token};
-use super::{Class, Default, Expr, Manifest, Param, Piece, SyntaxError, TypeAlias};
+use super::{Class, DefaultExpr, Expr, Manifest, Param, Piece, SyntaxError, TypeAlias};
 
 /// Reads the classes and type aliases `text` defines.
 pub fn parse(text: &str) -> Result<Manifest, SyntaxError> {
@@ -181,7 +181,7 @@ impl<'a> Parser<'a> {
                 return Err(self.error());
             }
             let expr = expression(self.text, &self.t[start..self.i]);
-            default = Some(Default { source: self.source(start, self.i), expr });
+            default = Some(DefaultExpr { source: self.source(start, self.i), expr });
         }
         Ok(Param { name, type_text, default, line })
     }
