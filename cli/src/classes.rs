@@ -74,8 +74,10 @@ pub fn check(o: &Options) -> ExitCode {
             let mut told = false;
             for p in b.parameters.iter().filter(|p| p.mismatch.is_some()) {
                 told = true;
-                let at =
-                    (p.from == From::Hiera).then(|| value_at(&hiera, &format!("{}::{}", b.class, p.name))).flatten();
+                let at = (p.from == From::Hiera)
+                    .then(|| found_at(&hiera, &format!("{}::{}", b.class, p.name)).into_iter().next())
+                    .flatten()
+                    .and_then(|(_, file, line)| Some((file, line?)));
                 let message = format!("{}: {}", b.resource(), p.mismatch.clone().unwrap_or_default());
                 failures.push(Failure {
                     node: name.clone(),
@@ -139,13 +141,16 @@ pub fn check(o: &Options) -> ExitCode {
     }
 }
 
-/// The data file (relative to the environment) and line of the value Hiera
-/// gives `key`: the highest-priority place that holds it.
-fn value_at(hiera: &Hiera, key: &str) -> Option<(String, usize)> {
+/// Where Hiera found the value it gives `key`, most specific first: each
+/// level, its data file (relative to the environment) and the value's line.
+fn found_at(hiera: &Hiera, key: &str) -> Vec<(String, String, Option<usize>)> {
     let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Request::default() });
-    let steps = steps::merge_steps(answer.explanation.as_ref()?);
-    let found = steps.iter().find(|s| s.outcome == steps::StepOutcome::Found)?;
-    Some((relative(hiera, &found.path), found.origin.as_ref()?.spans.at().line as usize))
+    let Some(ex) = &answer.explanation else { return Vec::new() };
+    steps::merge_steps(ex)
+        .into_iter()
+        .filter(|s| s.outcome == steps::StepOutcome::Found)
+        .map(|s| (s.level.clone(), relative(hiera, &s.path), s.origin.as_ref().map(|o| o.spans.at().line as usize)))
+        .collect()
 }
 
 /// `{parameters: {...}}` or `{error: MESSAGE}`, as the oracle records a class.
@@ -217,15 +222,9 @@ fn as_text(hiera: &Hiera, b: &Binding) -> String {
 
 /// The levels and data files (with lines) that gave `key` its value.
 fn hiera_source(hiera: &Hiera, key: &str) -> String {
-    let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Request::default() });
-    let Some(ex) = &answer.explanation else { return "hiera".into() };
-    let found: Vec<String> = steps::merge_steps(ex)
-        .iter()
-        .filter(|s| s.outcome == steps::StepOutcome::Found)
-        .map(|s| {
-            let line = s.origin.as_ref().map(|o| format!(":{}", o.spans.at().line)).unwrap_or_default();
-            format!("{} {}{line}", s.level, relative(hiera, &s.path))
-        })
+    let found: Vec<String> = found_at(hiera, key)
+        .into_iter()
+        .map(|(level, file, line)| format!("{level} {file}{}", line.map(|l| format!(":{l}")).unwrap_or_default()))
         .collect();
     if found.is_empty() {
         "hiera".into()

@@ -111,18 +111,18 @@ impl Hiera {
     /// Binds `class`'s parameters as `include CLASS` does for the node:
     /// each from Hiera, else from its default, then checked against its type.
     pub fn bind_class(&self, class: &str) -> Binding {
-        self.bind_in(&mut self.session(), class)
+        self.bind_in(&mut self.session(), &find::Modules::new(self), class)
     }
 
     /// Binds each class as [`Hiera::bind_class`] does, sharing one
     /// session's resolved hierarchies and `lookup_options` between them,
     /// as one catalog compile does.
     pub fn bind_classes<'a>(&self, classes: impl IntoIterator<Item = &'a str>) -> Vec<Binding> {
-        let mut session = self.session();
-        classes.into_iter().map(|c| self.bind_in(&mut session, c)).collect()
+        let (mut session, modules) = (self.session(), find::Modules::new(self));
+        classes.into_iter().map(|c| self.bind_in(&mut session, &modules, c)).collect()
     }
 
-    fn bind_in(&self, session: &mut crate::Session<'_>, class: &str) -> Binding {
+    fn bind_in(&self, session: &mut crate::Session<'_>, modules: &find::Modules<'_>, class: &str) -> Binding {
         let class = class.trim_start_matches("::").to_string();
         let node = self.node().name.clone();
         let on_node = |message: String| format!("{message} on node {node}");
@@ -136,7 +136,7 @@ impl Hiera {
         // `inherits`: the parents are bound first.
         let mut chain = Vec::new();
         loop {
-            let defined = match find::class(self, &name) {
+            let defined = match modules.class(&name) {
                 Ok(Some(defined)) => defined,
                 Ok(None) if name == class => {
                     binding.error = Some(in_include(format!("Could not find class ::{class} for {node}")));
@@ -169,7 +169,7 @@ impl Hiera {
         let mut chain = chain.into_iter().rev().peekable();
         while let Some(defined) = chain.next() {
             let last = chain.peek().is_none();
-            let (parameters, error) = self.bind_one(session, &defined);
+            let (parameters, error) = self.bind_one(session, modules, &defined);
             if last {
                 binding.defined = Some(defined);
                 binding.parameters = parameters;
@@ -186,7 +186,12 @@ impl Hiera {
     }
 
     /// One class's parameters, and the error that stops the compile.
-    fn bind_one(&self, session: &mut crate::Session<'_>, defined: &Defined) -> (Vec<Parameter>, Option<Failure>) {
+    fn bind_one(
+        &self,
+        session: &mut crate::Session<'_>,
+        modules: &find::Modules<'_>,
+        defined: &Defined,
+    ) -> (Vec<Parameter>, Option<Failure>) {
         let class = &defined.header;
         let subject = resource_name(&class.name);
         let mut parameters = Vec::new();
@@ -228,7 +233,7 @@ impl Hiera {
                 Evaluated::Failed(e) => return (parameters, Some(e)),
             };
         }
-        let aliases = |name: &str| find::alias(self, name, 0);
+        let aliases = |name: &str| modules.alias(name, 0);
         let checked: Vec<(String, Type, Option<Value>, bool)> = parameters
             .iter()
             .zip(&class.params)

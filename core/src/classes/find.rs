@@ -20,10 +20,60 @@ pub struct Defined {
 /// How deep aliases may refer to aliases (a recursive alias is cut off there).
 const ALIAS_DEPTH: usize = 12;
 
-/// The directory of module `name`: the first in the modulepath that has it.
-fn module_dir(hiera: &Hiera, name: &str) -> Option<String> {
-    let path = crate::modulepath(hiera.files(), &hiera.node().environment).ok()?;
-    path.into_iter().map(|dir| format!("{}/{name}", dir.trim_end_matches('/'))).find(|d| hiera.files().is_dir(d))
+/// The environment's modules, its modulepath read once (from
+/// `environment.conf`) for all that one binding looks up.
+pub struct Modules<'h> {
+    hiera: &'h Hiera,
+    path: Vec<String>,
+}
+
+impl<'h> Modules<'h> {
+    /// The modules of `hiera`'s environment.
+    pub fn new(hiera: &'h Hiera) -> Modules<'h> {
+        let path = crate::modulepath(hiera.files(), &hiera.node().environment).unwrap_or_default();
+        Modules { hiera, path }
+    }
+
+    /// The directory of module `name`: the first in the modulepath that has it.
+    fn dir(&self, name: &str) -> Option<String> {
+        let files = self.hiera.files();
+        self.path.iter().map(|dir| format!("{}/{name}", dir.trim_end_matches('/'))).find(|d| files.is_dir(d))
+    }
+
+    /// The class `name`, if a file Puppet would read for it defines it; the
+    /// first manifest that does not parse is the error. With each file the
+    /// module's `init.pp` is read first (`Module#match_manifests`: "always
+    /// ensure init.pp in case class is defined there").
+    pub fn class(&self, name: &str) -> Result<Option<Defined>, String> {
+        for (module, file) in candidate_files(name) {
+            let Some(dir) = self.dir(&module) else { continue };
+            for path in [format!("{dir}/manifests/init.pp"), format!("{dir}/{file}")] {
+                let Some(parsed) = manifest(self.hiera, &path) else { continue };
+                if let Some(header) = parsed?.classes.iter().find(|c| c.name == name) {
+                    return Ok(Some(Defined { header: header.clone(), file: path }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The type alias `name` (`Stdlib::Port`) resolved, aliases in it too;
+    /// `None` where no module defines it.
+    pub fn alias(&self, name: &str, depth: usize) -> Option<Type> {
+        if depth > ALIAS_DEPTH {
+            return Some(Type::Any);
+        }
+        let lower = name.to_ascii_lowercase();
+        let segments: Vec<&str> = lower.split("::").collect();
+        let (module, rest) = segments.split_first()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let path = format!("{}/types/{}.pp", self.dir(module)?, rest.join("/"));
+        let parsed = manifest(self.hiera, &path)?.ok()?;
+        let defined = parsed.aliases.iter().find(|a| a.name.eq_ignore_ascii_case(name))?;
+        parse_type_in(&defined.type_text, &|inner| self.alias(inner, depth + 1)).ok()
+    }
 }
 
 /// A manifest as parsed, cached until its file changes; `None` when there
@@ -65,23 +115,6 @@ fn candidate_files(name: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The class `name`, if a file Puppet would read for it defines it; the
-/// first manifest that does not parse is the error. With each file the
-/// module's `init.pp` is read first (`Module#match_manifests`: "always
-/// ensure init.pp in case class is defined there").
-pub fn class(hiera: &Hiera, name: &str) -> Result<Option<Defined>, String> {
-    for (module, file) in candidate_files(name) {
-        let Some(dir) = module_dir(hiera, &module) else { continue };
-        for path in [format!("{dir}/manifests/init.pp"), format!("{dir}/{file}")] {
-            let Some(parsed) = manifest(hiera, &path) else { continue };
-            if let Some(header) = parsed?.classes.iter().find(|c| c.name == name) {
-                return Ok(Some(Defined { header: header.clone(), file: path }));
-            }
-        }
-    }
-    Ok(None)
-}
-
 /// Every class defined where Puppet's loader finds it.
 pub fn all_classes(hiera: &Hiera) -> Vec<Defined> {
     let Ok(modulepath) = crate::modulepath(hiera.files(), &hiera.node().environment) else { return Vec::new() };
@@ -112,22 +145,4 @@ pub fn all_classes(hiera: &Hiera) -> Vec<Defined> {
         }
     }
     out
-}
-
-/// The type alias `name` (`Stdlib::Port`) resolved, aliases in it too;
-/// `None` where no module defines it.
-pub fn alias(hiera: &Hiera, name: &str, depth: usize) -> Option<Type> {
-    if depth > ALIAS_DEPTH {
-        return Some(Type::Any);
-    }
-    let lower = name.to_ascii_lowercase();
-    let segments: Vec<&str> = lower.split("::").collect();
-    let (module, rest) = segments.split_first()?;
-    if rest.is_empty() {
-        return None;
-    }
-    let path = format!("{}/types/{}.pp", module_dir(hiera, module)?, rest.join("/"));
-    let parsed = manifest(hiera, &path)?.ok()?;
-    let defined = parsed.aliases.iter().find(|a| a.name.eq_ignore_ascii_case(name))?;
-    parse_type_in(&defined.type_text, &|inner| alias(hiera, inner, depth + 1)).ok()
 }
