@@ -12,6 +12,7 @@ USAGE
   hiera-lookup diff --from DIR --to DIR --facts-dir DIR [OPTIONS] KEY...|--all
   hiera-lookup class [OPTIONS] CLASS...
   hiera-lookup check --facts-dir DIR [OPTIONS] CLASS...|--classes FILE|--all-classes
+  hiera-lookup lint --facts-dir DIR [OPTIONS]
   hiera-lookup conformance [--exact] CASE_OR_DIR...
   hiera-lookup bench [--passes N] [--out FILE] REPO
 
@@ -59,6 +60,18 @@ CHECK
   prints a list of {node, class, parameter, message, file, line}. Exit
   status: 0 every class binds on every node, 1 failures, 2 error.
 
+LINT
+  Reviews the data for every node of --facts-dir: keys nothing reads
+  (unused-key: no class parameter, no lookup()/hiera() call in the manifests,
+  no %{lookup()}/%{alias()} in the data), data files no node's hierarchy
+  reads (dead-file), values every node reading them gets from a higher level
+  (shadowed), legacy facts Puppet 8 no longer gives nodes, in paths and data
+  (legacy-fact, with the level a node no longer reads), and class parameters
+  whose value fails their type (type). Each finding has its file and line;
+  what could not be checked is said after them. --render-as json prints a
+  list of {kind, file, line, key, nodes, message}. Exit status: 0 nothing
+  found, 1 findings, 2 error.
+
 EXIT STATUS
   0 found, 1 not found, 2 error
 ";
@@ -103,6 +116,8 @@ pub enum Command {
     Class(Box<Options>),
     /// Bind classes on every node of a facts directory and list failures.
     Check(Box<Options>),
+    /// Review the data for every node of a facts directory.
+    Lint(Box<Options>),
 }
 
 /// The options of a lookup.
@@ -174,7 +189,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     let diff = argv.first().map(String::as_str) == Some("diff");
     let class = argv.first().map(String::as_str) == Some("class");
     let check = argv.first().map(String::as_str) == Some("check");
-    let argv = if diff || class || check { &argv[1..] } else { argv };
+    let lint = argv.first().map(String::as_str) == Some("lint");
+    let argv = if diff || class || check || lint { &argv[1..] } else { argv };
     let mut o = Options { environment: "production".into(), ..Options::default() };
     // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
     // after it a key); the messages are puppet lookup's.
@@ -233,6 +249,15 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             return Err("No keys were given to lookup.".into());
         }
         return Ok(Command::Diff(Box::new(o)));
+    }
+    if lint {
+        if o.facts_dir.is_none() {
+            return Err("lint needs --facts-dir DIR: the nodes whose lookups it reviews".into());
+        }
+        if o.root.is_none() && o.env_dir.is_none() {
+            return Err("give --root DIR or --env-dir DIR".into());
+        }
+        return Ok(Command::Lint(Box::new(o)));
     }
     if check {
         if o.facts_dir.is_none() {

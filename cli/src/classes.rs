@@ -234,7 +234,7 @@ fn hiera_source(hiera: &Hiera, key: &str) -> String {
 }
 
 /// A path inside the environment, relative to it.
-fn relative(hiera: &Hiera, path: &str) -> String {
+pub fn relative(hiera: &Hiera, path: &str) -> String {
     let env = case::environment_dir(&hiera.node().environment);
     path.strip_prefix(&format!("{env}/")).unwrap_or(path).to_string()
 }

@@ -4,6 +4,7 @@ mod alloc;
 mod args;
 mod bench;
 mod classes;
+mod lint;
 mod tree;
 
 use args::{Command, Options, RenderAs};
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Ok(Command::Diff(options)) => diff(&options),
         Ok(Command::Class(options)) => classes::run(&options),
         Ok(Command::Check(options)) => classes::check(&options),
+        Ok(Command::Lint(options)) => lint::run(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
             ExitCode::from(2)

@@ -558,3 +558,62 @@ fn a_binary_string_that_is_not_text_is_printed_as_puppet_lookup_prints_it() {
     let (code, _, err) = out("bin", "json");
     assert_eq!((code, err.trim_end()), (Some(2), "Error: Could not run: partial character in source, but hit end"));
 }
+
+#[test]
+fn lint_reviews_the_data_for_every_node_with_each_finding_s_file_and_line() {
+    let scratch = Scratch::new("lint");
+    scratch
+        .write(
+            "env/hiera.yaml",
+            "version: 5\nhierarchy:\n  - name: OS\n    path: 'os/%{::osfamily}.yaml'\n  - name: Common\n    path: common.yaml\n",
+        )
+        .write("env/data/common.yaml", "web::port: 8080\nweb::prot: 443\nmotd: 'on %{facts.hostname}'\n")
+        .write("env/data/os/Debian.yaml", "web::port: '80'\n")
+        .write("env/data/os/Solaris.yaml", "web::port: 80\n")
+        .write("env/manifests/site.pp", "node default {\n  notify { lookup('motd'): }\n  include web\n}\n")
+        .write("env/modules/web/manifests/init.pp", "class web (Integer $port) { }\n")
+        .write("facts/deb.yaml", "clientcert: deb.example.com\nosfamily: Debian\nhostname: deb\n")
+        .write("facts/rh.yaml", "clientcert: rh.example.com\nosfamily: RedHat\nhostname: rh\n");
+    let lint = |extra: &[&str]| {
+        let mut args = vec!["lint", "--env-dir", "env", "--facts-dir", "facts"];
+        args.extend_from_slice(extra);
+        run(&args, &scratch.0)
+    };
+    let text = lint(&[]);
+    assert_eq!(text.status.code(), Some(1), "{}", String::from_utf8_lossy(&text.stderr));
+    assert_eq!(
+        stdout(&text).trim_end(),
+        "data/common.yaml:2: unused-key web::prot: class web has no parameter `prot`, and no lookup in the manifests or data reads `web::prot`\n\
+         data/common.yaml:3: legacy-fact motd: `%{facts.hostname}` reads the legacy fact `hostname`, which Puppet 8 does not give nodes: use `%{facts.networking.hostname}`\n\
+         data/os/Debian.yaml:1: type web::port [deb.example.com]: Class[Web]: parameter 'port' expects an Integer value, got String\n\
+         data/os/Solaris.yaml: dead-file: no node's hierarchy reads this file (of 2 nodes)\n\
+         hiera.yaml:4: legacy-fact: `%{::osfamily}` reads the legacy fact `osfamily`, which Puppet 8 does not give nodes: use `%{facts.os.family}`; with Puppet 8's facts no node of the 2 given reads a file of level \"OS\" (1 does with legacy facts)\n\
+         5 findings over 2 nodes: 1 unused-key, 1 dead-file, 2 legacy-fact, 1 type"
+    );
+    let json = lint(&["--render-as", "json"]);
+    assert_eq!(json.status.code(), Some(1));
+    let first = stdout(&json);
+    assert!(
+        first.starts_with(r#"[{"kind":"unused-key","file":"data/common.yaml","line":2,"key":"web::prot","message":"class web has no parameter `prot`"#),
+        "{first}"
+    );
+    assert!(
+        first.contains(
+            r#"{"kind":"type","file":"data/os/Debian.yaml","line":1,"key":"web::port","nodes":["deb.example.com"],"#
+        ),
+        "{first}"
+    );
+    // Fixed, nothing is found.
+    scratch
+        .write("env/hiera.yaml", "version: 5\nhierarchy:\n  - name: OS\n    path: 'os/%{facts.os.family}.yaml'\n  - name: Common\n    path: common.yaml\n")
+        .write("env/data/common.yaml", "motd: 'on %{facts.networking.hostname}'\n")
+        .write("env/data/os/Debian.yaml", "web::port: 80\n")
+        .write("env/data/os/Solaris.yaml", "web::port: 80\n")
+        .write("facts/deb.yaml", "clientcert: deb.example.com\nos: {family: Debian}\n")
+        .write("facts/rh.yaml", "clientcert: rh.example.com\nos: {family: Solaris}\n");
+    let clean = lint(&[]);
+    assert_eq!(stdout(&clean).trim_end(), "no findings over 2 nodes");
+    assert_eq!(clean.status.code(), Some(0));
+    let usage = run(&["lint", "--env-dir", "env"], &scratch.0);
+    assert_eq!(usage.status.code(), Some(2));
+}

@@ -7,5 +7,6 @@ pub mod case;
 pub mod fleet;
 pub mod playground;
 pub mod report;
+pub mod review;
 pub mod share;
 pub mod steps;

@@ -67,7 +67,7 @@ mod document;
 // The public modules, by their short names.
 use backends::data;
 pub use backends::eyaml;
-pub use document::{archive, case, fleet, playground, report, share, steps};
+pub use document::{archive, case, fleet, playground, report, review, share, steps};
 pub use formats::{hocon, json, yaml};
 pub use load::{facts, fs};
 
@@ -313,6 +313,11 @@ impl Hiera {
     /// Every key in the data this node sees, in order of first appearance.
     pub fn keys(&self) -> Vec<String> {
         lookup::Run::new(self, false).all_keys()
+    }
+
+    /// Every data file the node's hierarchies name (see [`review::DataLocation`]).
+    pub fn data_locations(&self) -> Vec<review::DataLocation> {
+        lookup::Run::new(self, false).data_locations()
     }
 
     /// A data file as its backend reads it, parsed once until it changes.

@@ -62,6 +62,31 @@ impl Answer {
     }
 }
 
+/// A data file a hierarchy level names for the node (see
+/// [`Hiera::data_locations`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataLocation {
+    /// The module whose layer names it; `None` in the global and
+    /// environment layers.
+    pub module: Option<String>,
+    /// The hiera.yaml of its level (`None`: Puppet's built-in default).
+    pub config: Option<String>,
+    /// The level's name.
+    pub level: String,
+    /// Whether the level is of a module's `default_hierarchy`.
+    pub default_hierarchy: bool,
+    /// The path as the level writes it, before interpolation.
+    pub original: String,
+    /// The path for this node (absolute).
+    pub path: String,
+    /// Whether a file is there.
+    pub exists: bool,
+    /// The level's datadir for this node (absolute).
+    pub datadir: String,
+    /// What each `%{...}` of the path became.
+    pub tokens: Vec<Token>,
+}
+
 /// A value found, with the trace node that holds the same value (Puppet's
 /// deep merge mutates it, and the trace shows the mutation).
 type Hit = (Value, Option<NodeId>);
@@ -757,17 +782,8 @@ impl Run<'_> {
     /// global, environment, then each module's levels. Levels that cannot be
     /// read are skipped.
     pub(crate) fn all_keys(&mut self) -> Vec<String> {
-        let mut providers = vec![ProviderKey::Global, ProviderKey::Environment];
-        for base in self.module_bases().unwrap_or_default() {
-            for (name, is_dir) in self.hiera.files.list(base) {
-                let key = ProviderKey::Module(Rc::from(name));
-                if is_dir && !providers.contains(&key) {
-                    providers.push(key);
-                }
-            }
-        }
         let mut keys = indexmap::IndexSet::new();
-        for pkey in providers {
+        for pkey in self.provider_keys() {
             if !matches!(self.has_provider(&pkey), Ok(true)) {
                 continue;
             }
@@ -786,6 +802,53 @@ impl Run<'_> {
             }
         }
         keys.into_iter().collect()
+    }
+
+    /// Every data file the node's hierarchies name, layer by layer (global,
+    /// environment, then each module), level by level, as Puppet resolves
+    /// them; a layer whose configuration or paths cannot be resolved is
+    /// left out (its lookups fail, and say why).
+    pub(crate) fn data_locations(&mut self) -> Vec<DataLocation> {
+        let mut out = Vec::new();
+        for pkey in self.provider_keys() {
+            if !matches!(self.has_provider(&pkey), Ok(true)) {
+                continue;
+            }
+            for default_hierarchy in [false, true] {
+                let Ok(levels) = self.levels(&pkey, default_hierarchy) else { continue };
+                for level in levels.iter() {
+                    for location in level.locations.iter().flatten().filter(|l| !l.uri) {
+                        out.push(DataLocation {
+                            module: level.module.clone(),
+                            config: level.config_path.clone(),
+                            level: level.name.clone(),
+                            default_hierarchy,
+                            original: location.original.clone(),
+                            path: location.path.clone(),
+                            exists: location.exists,
+                            datadir: level.datadir.clone(),
+                            tokens: location.tokens.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The layers there may be: global, environment, and every module of
+    /// the modulepath.
+    fn provider_keys(&self) -> Vec<ProviderKey> {
+        let mut providers = vec![ProviderKey::Global, ProviderKey::Environment];
+        for base in self.module_bases().unwrap_or_default() {
+            for (name, is_dir) in self.hiera.files.list(base) {
+                let key = ProviderKey::Module(Rc::from(name));
+                if is_dir && !providers.contains(&key) {
+                    providers.push(key);
+                }
+            }
+        }
+        providers
     }
 
     /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.

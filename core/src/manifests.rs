@@ -2,12 +2,15 @@
 //! class's header (its name, `inherits`, and every parameter's type and
 //! default expression) and each type alias (`type Stdlib::Port =
 //! Integer[0, 65535]`). Bodies are skipped whole, with their strings,
-//! heredocs, comments and regexps. Like the data formats, this knows
-//! nothing of Hiera.
+//! heredocs, comments and regexps. The calls that look keys up are found
+//! wherever they are (`lookup_calls`), for a review of what reads the data.
+//! Like the data formats, this knows nothing of Hiera's semantics.
 
+mod calls;
 mod lex;
 mod parse;
 
+pub use calls::{lookup_calls, KeyText, LookupCall};
 pub use parse::parse;
 
 /// What one manifest file defines.

@@ -84,6 +84,8 @@ pub(super) struct LevelProvider {
     pub(super) config_path: Option<String>,
     pub(super) module: Option<String>,
     pub(super) options: Option<Hash>,
+    /// Its datadir, interpolated for the node.
+    pub(super) datadir: String,
 }
 
 impl LevelProvider {
@@ -374,6 +376,7 @@ impl Run<'_> {
                 config_path: config.path.clone(),
                 module: module.clone(),
                 options,
+                datadir,
             });
         }
         Ok(out)

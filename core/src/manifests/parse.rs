@@ -11,7 +11,7 @@ pub fn parse(text: &str) -> Result<Manifest, SyntaxError> {
 }
 
 /// The 1-based line and column of a byte offset.
-fn position(text: &str, at: usize) -> (usize, usize) {
+pub(super) fn position(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rfind('\n').map_or(before.chars().count(), |n| before[n + 1..].chars().count()) + 1;
