@@ -10,6 +10,7 @@ USAGE
   hiera-lookup [OPTIONS] KEY...
   hiera-lookup [OPTIONS] --all
   hiera-lookup diff --from DIR --to DIR --facts-dir DIR [OPTIONS] KEY...|--all
+                   [--render-as markdown [--full-json URL]]
   hiera-lookup class [OPTIONS] CLASS...
   hiera-lookup check --facts-dir DIR [OPTIONS] CLASS...|--classes FILE|--all-classes
   hiera-lookup lint --facts-dir DIR [OPTIONS]
@@ -41,7 +42,11 @@ OPTIONS
 DIFF
   Every (node, key) whose answer differs between two trees (each an environment
   directory, or a directory that plays '/'), for a review of a change in CI.
-  --all: every key either tree's data holds for the node. Exit status: 0 no
+  --all: every key either tree's data holds for the node. --render-as
+  markdown writes a pull request comment: each changed key once, the nodes
+  that see the same change grouped and collapsed, keys that now fail first,
+  cut to 65,536 characters with a line pointing to the whole diff (--full-json
+  URL, where CI keeps the --render-as json output). Exit status: 0 no
   difference, 1 differences, 2 error.
 
 CLASS
@@ -136,6 +141,11 @@ pub struct Options {
     pub from: Option<String>,
     /// See `from`.
     pub to: Option<String>,
+    /// `diff --render-as markdown`: a pull request comment.
+    pub markdown: bool,
+    /// With `markdown`: where the whole diff as JSON is, linked when the
+    /// comment is cut short.
+    pub full_json: Option<String>,
     pub merge: Option<String>,
     pub knockout_prefix: Option<String>,
     pub sort_merged_arrays: bool,
@@ -210,6 +220,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("facts-dir") => o.facts_dir = Some(value(&mut p, "facts-dir")?),
             Long("from") if diff => o.from = Some(value(&mut p, "from")?),
             Long("to") if diff => o.to = Some(value(&mut p, "to")?),
+            Long("full-json") if diff => o.full_json = Some(value(&mut p, "full-json")?),
             Long("puppet") => {
                 let v = value(&mut p, "puppet")?;
                 o.puppet = v
@@ -229,10 +240,15 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("classes") if check => o.classes_file = Some(value(&mut p, "classes")?),
             Long("all-classes") if check => o.all_classes = true,
             Long("render-as") => {
+                o.markdown = false;
                 o.render_as = Some(match value(&mut p, "render-as")?.as_str() {
                     "s" => RenderAs::S,
                     "json" => RenderAs::Json,
                     "yaml" => RenderAs::Yaml,
+                    "markdown" if diff => {
+                        o.markdown = true;
+                        continue;
+                    }
                     other => return Err(format!("Unknown rendering format '{other}'")),
                 })
             }

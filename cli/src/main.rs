@@ -213,6 +213,7 @@ fn diff(o: &Options) -> ExitCode {
     // can be told): the others answer alike in both trees.
     let touched = if o.all { fleet::touched_keys(&before, &after) } else { None };
     let mut changes = Vec::new();
+    let node_count = nodes.len();
     for (name, facts) in nodes {
         let node = hiera_core::Node { name: name.clone(), environment: o.environment.clone(), facts };
         before.set_node(node.clone());
@@ -237,6 +238,8 @@ fn diff(o: &Options) -> ExitCode {
     fleet::sort(&mut changes);
     let text = if o.render_as == Some(RenderAs::Json) {
         Value::Array(changes.iter().map(Change::to_value).collect()).to_json().unwrap_or_default()
+    } else if o.markdown {
+        fleet::markdown(&changes, node_count, fleet::COMMENT_LIMIT, o.full_json.as_deref()).trim_end().to_string()
     } else {
         let mut out = format!("{} difference{}\n", changes.len(), if changes.len() == 1 { "" } else { "s" });
         for change in &changes {

@@ -617,3 +617,67 @@ fn lint_reviews_the_data_for_every_node_with_each_finding_s_file_and_line() {
     let usage = run(&["lint", "--env-dir", "env"], &scratch.0);
     assert_eq!(usage.status.code(), Some(2));
 }
+
+/// The fenced block that follows `marker` in a Markdown text.
+fn block_after<'t>(text: &'t str, marker: &str) -> &'t str {
+    let rest = &text[text.find(marker).unwrap_or_else(|| panic!("no {marker}"))..];
+    let start = rest.find("```sh\n").unwrap() + "```sh\n".len();
+    &rest[start..start + rest[start..].find("```").unwrap()]
+}
+
+#[test]
+fn the_ci_recipes_commands_post_a_diff_of_a_real_git_repository() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ci.md")).unwrap();
+    let commands = block_after(&docs, "<!-- ci-compare -->");
+    // Both recipes run those lines as they are.
+    for recipe in ["```yaml\nname: Hiera", "```yaml\nhiera-diff:"] {
+        let yaml = &docs[docs.find(recipe).unwrap()..];
+        let yaml = &yaml[..yaml[3..].find("```").unwrap()];
+        for line in commands.lines() {
+            assert!(yaml.lines().any(|l| l.trim() == line), "{recipe}... does not run `{line}`");
+        }
+    }
+    let scratch = Scratch::new("ci");
+    let repo = scratch.0.join("control-repo");
+    let git = |args: &[&str]| {
+        let out = Command::new("git").args(args).current_dir(&repo).output().expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    scratch
+        .write("control-repo/hiera.yaml", "version: 5\nhierarchy:\n  - name: Role\n    path: 'roles/%{facts.role}.yaml'\n  - name: Common\n    path: common.yaml\n")
+        .write("control-repo/data/common.yaml", "ntp::servers: [a.example.com]\nport: 80\n")
+        .write("control-repo/data/roles/db.yaml", "port: 5432\n");
+    for i in 0..30 {
+        let role = if i % 3 == 0 { "db" } else { "web" };
+        scratch.write(
+            &format!("control-repo/facts/node{i:02}.yaml"),
+            &format!("clientcert: node{i:02}.example.com\nrole: {role}\n"),
+        );
+    }
+    git(&["init", "-q", "-b", "main"]);
+    git(&["-c", "user.name=CI", "-c", "user.email=ci@example.com", "add", "."]);
+    git(&["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-qm", "data"]);
+    scratch.write("control-repo/data/common.yaml", "ntp::servers: [b.example.com]\nport: \"%{nope('x')}\"\n");
+    git(&["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-qam", "change"]);
+    let bin = Path::new(env!("CARGO_BIN_EXE_hiera-lookup")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new("bash")
+        .args(["-eu", "-c", commands])
+        .current_dir(&repo)
+        .env("PATH", path)
+        .env("TMPDIR", &scratch.0)
+        .env("BASE", "HEAD~1")
+        .env("FACTS", "facts")
+        .env("DIFF_URL", "https://ci.example.com/run/1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let markdown = std::fs::read_to_string(repo.join("hiera-diff.md")).unwrap();
+    assert!(markdown.starts_with("### Hiera: 2 keys change on 30 of 30 nodes, 20 answers now fail\n"), "{markdown}");
+    assert!(markdown.contains("#### `port` (20 nodes) ⚠️ now fails on 20"), "{markdown}");
+    assert!(markdown.contains("30 nodes: `[\"a.example.com\"]` → `[\"b.example.com\"]`"), "{markdown}");
+    let json = std::fs::read_to_string(repo.join("hiera-diff.json")).unwrap();
+    assert_eq!(json.matches("\"node\":").count(), 50, "{json}");
+    // The base's worktree is gone again.
+    assert!(!scratch.0.join("hiera-base").exists());
+}

@@ -270,6 +270,214 @@ pub fn sort(changes: &mut [Change]) {
     changes.sort_unstable_by(|x, y| (&x.node, &x.key).cmp(&(&y.node, &y.key)));
 }
 
+/// How long a pull request's comment may be: GitHub's limit, in characters.
+pub const COMMENT_LIMIT: usize = 65_536;
+
+/// The nodes that see the same change of a key: before, after, their names.
+type Group<'c> = (&'c Answer, &'c Answer, Vec<&'c str>);
+
+/// How many node names a group of changes lists before saying how many more.
+const NAMES_SHOWN: usize = 200;
+
+/// Changes as a pull request comment in Markdown: a summary line, then each
+/// changed key once, with the nodes that see the same change grouped (their
+/// before and after shown once, the nodes collapsed), keys that now fail
+/// first and marked. Cut to `limit` characters with a line saying what was
+/// left out and where the whole list is (`full`: a link to the JSON, else
+/// the command that prints it). `nodes` is how many nodes were compared.
+pub fn markdown(changes: &[Change], nodes: usize, limit: usize, full: Option<&str>) -> String {
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    // Key, then the groups of nodes that see the same change.
+    let mut keys: Vec<(&str, Vec<Group>)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::default();
+    for c in changes {
+        let i = *index.entry(&c.key).or_insert_with(|| {
+            keys.push((&c.key, Vec::new()));
+            keys.len() - 1
+        });
+        let groups = &mut keys[i].1;
+        match groups.iter_mut().find(|(b, a, _)| b.same(&c.before) && a.same(&c.after)) {
+            Some(group) => group.2.push(&c.node),
+            None => groups.push((&c.before, &c.after, vec![&c.node])),
+        }
+    }
+    let fails = |groups: &[Group]| -> usize {
+        groups
+            .iter()
+            .filter(|(b, a, _)| matches!(a, Answer::Error(_)) && !matches!(b, Answer::Error(_)))
+            .map(|g| g.2.len())
+            .sum()
+    };
+    let count = |groups: &[Group]| groups.iter().map(|g| g.2.len()).sum::<usize>();
+    for (_, groups) in &mut keys {
+        groups.sort_by_key(|g| std::cmp::Reverse(g.2.len()));
+    }
+    keys.sort_by_cached_key(|(key, groups)| (std::cmp::Reverse((fails(groups), count(groups))), *key));
+    let changed_nodes = changes.iter().map(|c| c.node.as_str()).collect::<BTreeSet<_>>().len();
+    let failing: usize = keys.iter().map(|(_, g)| fails(g)).sum();
+    let verb = |n: usize, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+    let mut out = if changes.is_empty() {
+        format!("### Hiera: no answer changes on any of the {} compared\n", plural(nodes, "node"))
+    } else {
+        let now_failing = match failing {
+            0 => String::new(),
+            n => format!(", {} now {}", plural(n, "answer"), verb(n, "fails", "fail")),
+        };
+        format!(
+            "### Hiera: {} {} on {changed_nodes} of {}{now_failing}\n",
+            plural(keys.len(), "key"),
+            verb(keys.len(), "changes", "change"),
+            plural(nodes, "node")
+        )
+    };
+    // The line that says what is left out, at its longest.
+    let reserve = 400 + full.map_or(0, str::len);
+    let (mut shown, mut length) = (0, out.chars().count());
+    for (key, groups) in &keys {
+        let section = key_section(key, groups, fails(groups));
+        let more = section.chars().count();
+        if length + more + reserve > limit {
+            break;
+        }
+        out.push_str(&section);
+        (shown, length) = (shown + 1, length + more);
+    }
+    if shown < keys.len() {
+        let left: usize = keys[shown..].iter().map(|(_, g)| count(g)).sum();
+        let whole = match full {
+            Some(link) => format!("[the whole list as JSON]({link})"),
+            None => "`hiera-lookup diff ... --render-as json`".to_string(),
+        };
+        out.push_str(&format!(
+            "\n**{} of {} not shown** ({} changes): a comment holds {limit} characters; {whole} has every change.\n",
+            keys.len() - shown,
+            plural(keys.len(), "key"),
+            left
+        ));
+    }
+    out
+}
+
+/// One key's section of [`markdown`].
+fn key_section(key: &str, groups: &[Group], failing: usize) -> String {
+    let nodes: usize = groups.iter().map(|g| g.2.len()).sum();
+    let mark = if failing > 0 { format!(" ⚠️ now fails on {failing}") } else { String::new() };
+    let mut out = format!("\n#### {} ({} node{}){mark}\n", code(key), nodes, if nodes == 1 { "" } else { "s" });
+    for (before, after, names) in groups {
+        let (b, a) = (inline(before), inline(after));
+        let who = if names.len() == 1 { "1 node".to_string() } else { format!("{} nodes", names.len()) };
+        match (b, a) {
+            (Some(b), Some(a)) => out.push_str(&format!("\n{who}: {b} → {a}\n")),
+            _ => {
+                out.push_str(&format!("\n{who}:\n\n"));
+                let text = line_diff(&block(before), &block(after)).join("\n");
+                let fence = "`".repeat(longest_run(&text, '`').max(2) + 1);
+                out.push_str(&format!("{fence}diff\n{text}\n{fence}\n"));
+            }
+        }
+        let listed: Vec<String> = names.iter().take(NAMES_SHOWN).map(|n| escape(n)).collect();
+        let more = names.len().saturating_sub(NAMES_SHOWN);
+        let mut list = listed.join(", ");
+        if more > 0 {
+            list.push_str(&format!(", and {more} more"));
+        }
+        if names.len() <= 3 {
+            out.push_str(&format!("\n{list}\n"));
+        } else {
+            out.push_str(&format!("\n<details><summary>the {} nodes</summary>\n\n{list}\n\n</details>\n", names.len()));
+        }
+    }
+    out
+}
+
+/// An answer in a line of Markdown, when it is short enough for one.
+fn inline(answer: &Answer) -> Option<String> {
+    match answer {
+        Answer::NotFound => Some("*not found*".into()),
+        Answer::Error(m) if m.len() <= 160 && !m.contains('\n') => Some(format!("**error** {}", code(m))),
+        Answer::Value(v) => {
+            let json = v.to_json().unwrap_or_else(|_| v.inspect());
+            (json.len() <= 60).then(|| code(&json))
+        }
+        Answer::Error(_) => None,
+    }
+}
+
+/// An answer as the lines of a `diff` block.
+fn block(answer: &Answer) -> Vec<String> {
+    let text = match answer {
+        Answer::NotFound => "# not found".to_string(),
+        Answer::Error(m) => format!("# error: {m}"),
+        Answer::Value(v) => {
+            let yaml = crate::yaml::to_yaml(v);
+            // Without the document marker, which says nothing here.
+            yaml.strip_prefix("---\n").or_else(|| yaml.strip_prefix("--- ")).unwrap_or(&yaml).to_string()
+        }
+    };
+    text.trim_end().lines().map(str::to_string).collect()
+}
+
+/// The lines of a `diff` block: those both hold as they are, the others
+/// marked `-` and `+` (a longest common subsequence; past a few hundred
+/// lines a side, all of one then all of the other).
+fn line_diff(before: &[String], after: &[String]) -> Vec<String> {
+    let mark = |sign: char, lines: &[String]| lines.iter().map(|l| format!("{sign} {l}")).collect::<Vec<_>>();
+    if before.len() * after.len() > 250_000 {
+        return [mark('-', before), mark('+', after)].concat();
+    }
+    // common[i][j]: the longest common subsequence of before[i..] and after[j..].
+    let mut common = vec![vec![0u32; after.len() + 1]; before.len() + 1];
+    for i in (0..before.len()).rev() {
+        for j in (0..after.len()).rev() {
+            common[i][j] =
+                if before[i] == after[j] { common[i + 1][j + 1] + 1 } else { common[i + 1][j].max(common[i][j + 1]) };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < before.len() || j < after.len() {
+        if i < before.len() && j < after.len() && before[i] == after[j] {
+            out.push(format!("  {}", before[i]));
+            (i, j) = (i + 1, j + 1);
+        } else if j == after.len() || (i < before.len() && common[i + 1][j] >= common[i][j + 1]) {
+            out.push(format!("- {}", before[i]));
+            i += 1;
+        } else {
+            out.push(format!("+ {}", after[j]));
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Text as a Markdown code span, however many backticks it holds.
+fn code(text: &str) -> String {
+    let ticks = "`".repeat(longest_run(text, '`') + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+fn longest_run(text: &str, c: char) -> usize {
+    text.split(|x| x != c).map(str::len).max().unwrap_or(0)
+}
+
+/// A node name as Markdown text (names are what facts or files call them).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +530,61 @@ mod tests {
         let ba = crate::formats::json::parse(r#"{"b":2,"a":1}"#).unwrap();
         assert!(!Answer::Value(ab.clone()).same(&Answer::Value(ba)));
         assert!(Answer::Value(ab.clone()).same(&Answer::Value(ab)));
+    }
+
+    fn change(node: &str, key: &str, before: Answer, after: Answer) -> Change {
+        Change { node: node.into(), key: key.into(), before, after }
+    }
+
+    #[test]
+    fn markdown_says_each_key_once_with_the_nodes_that_see_each_change() {
+        let json = |t: &str| Answer::Value(crate::formats::json::parse(t).unwrap());
+        let mut changes = Vec::new();
+        for i in 0..5 {
+            changes.push(change(&format!("web{i}"), "ntp::servers", json(r#"["a"]"#), json(r#"["b"]"#)));
+        }
+        changes.push(change("db_1", "ntp::servers", Answer::NotFound, json(r#"["b"]"#)));
+        changes.push(change("web0", "port", json("8080"), Answer::Error("Lookup of key 'port' failed".into())));
+        let md = markdown(&changes, 10, COMMENT_LIMIT, None);
+        assert_eq!(
+            md,
+            "### Hiera: 2 keys change on 6 of 10 nodes, 1 answer now fails\n\
+             \n#### `port` (1 node) ⚠️ now fails on 1\n\
+             \n1 node: `8080` → **error** `Lookup of key 'port' failed`\n\
+             \nweb0\n\
+             \n#### `ntp::servers` (6 nodes)\n\
+             \n5 nodes: `[\"a\"]` → `[\"b\"]`\n\
+             \n<details><summary>the 5 nodes</summary>\n\nweb0, web1, web2, web3, web4\n\n</details>\n\
+             \n1 node: *not found* → `[\"b\"]`\n\
+             \ndb\\_1\n"
+        );
+        let long = json(&format!(r#"{{"motd": "{}"}}"#, "x".repeat(80)));
+        let md = markdown(&[change("n", "motd", Answer::NotFound, long)], 1, COMMENT_LIMIT, None);
+        assert!(md.contains("```diff\n- # not found\n+ motd: xxxx"), "{md}");
+        let tuning = |t: &str| json(t);
+        let changed = change(
+            "db",
+            "tuning",
+            tuning(r#"{"a": "1", "b": "2", "c": "3", "long": "a value too long for one line of Markdown"}"#),
+            tuning(r#"{"a": "1", "b": "20", "c": "3", "long": "a value too long for one line of Markdown", "d": "4"}"#),
+        );
+        let md = markdown(&[changed], 1, COMMENT_LIMIT, None);
+        assert!(md.contains("```diff\n  a: '1'\n- b: '2'\n+ b: '20'\n  c: '3'\n  long: a value too long for one line of Markdown\n+ d: '4'\n```"), "{md}");
+    }
+
+    #[test]
+    fn markdown_fits_a_comment_and_says_what_it_left_out() {
+        let value = |i: usize| Answer::Value(Value::from(format!("{i}-{}", "v".repeat(500)).as_str()));
+        let changes: Vec<Change> = (0..400)
+            .flat_map(|k| {
+                (0..100).map(move |n| change(&format!("node{n}"), &format!("key{k:03}"), value(k), value(k + n)))
+            })
+            .collect();
+        let md = markdown(&changes, 100, COMMENT_LIMIT, Some("https://ci.example.com/diff.json"));
+        assert!(md.chars().count() <= COMMENT_LIMIT, "{}", md.chars().count());
+        assert!(md.starts_with("### Hiera: 400 keys change on 100 of 100 nodes\n"), "{}", &md[..100]);
+        assert!(
+            md.contains("not shown**") && md.contains("[the whole list as JSON](https://ci.example.com/diff.json)")
+        );
     }
 }
