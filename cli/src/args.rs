@@ -27,7 +27,8 @@ OPTIONS
                              (default: 8)
   --facts FILE               the node's facts, YAML or JSON
   --facts-dir DIR            every node at once: one facts file each (facter -y, puppet facts
-                             show, a PuppetDB factset), named by its certname or file name;
+                             show, a PuppetDB factset, facterdb's .facts), named by its
+                             certname or file name;
                              prints NODE: {KEY: VALUE} (a failing key as {error: MESSAGE})
   --merge first|unique|hash|deep
   --knock-out-prefix P       with --merge deep

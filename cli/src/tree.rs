@@ -186,7 +186,10 @@ pub fn read_facts_dir(dir: &Path) -> Result<Vec<(String, Hash)>, String> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json"))
+        // `.facts`: facterdb's files (JSON).
+        .filter(|p| {
+            p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json" || e == "facts")
+        })
         .collect();
     paths.sort();
     let mut nodes = Vec::new();

@@ -681,3 +681,22 @@ fn the_ci_recipes_commands_post_a_diff_of_a_real_git_repository() {
     // The base's worktree is gone again.
     assert!(!scratch.0.join("hiera-base").exists());
 }
+
+#[test]
+fn a_facts_directory_takes_facterdb_s_files() {
+    let scratch = Scratch::new("facterdb");
+    scratch
+        .write("env/hiera.yaml", "version: 5\nhierarchy:\n  - name: OS\n    path: 'os/%{facts.os.family}.yaml'\n  - name: Common\n    path: common.yaml\n")
+        .write("env/data/common.yaml", "pkg: common\n")
+        .write("env/data/os/Debian.yaml", "pkg: apt\n")
+        .write("env/data/os/RedHat.yaml", "pkg: dnf\n");
+    let facterdb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/facts/facterdb");
+    for name in ["debian-12-x86_64.facts", "rocky-9-x86_64.facts", "windows-2022-x86_64.facts"] {
+        scratch.write(&format!("facts/{name}"), &std::fs::read_to_string(facterdb.join(name)).unwrap());
+    }
+    let out = run(&["--env-dir", "env", "--facts-dir", "facts", "--render-as", "json", "pkg"], &scratch.0);
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r#"{"debian-12-x86_64":{"pkg":"apt"},"rocky-9-x86_64":{"pkg":"dnf"},"windows-2022-x86_64":{"pkg":"common"}}"#
+    );
+}

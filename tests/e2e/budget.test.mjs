@@ -1,11 +1,14 @@
 // The size guard: what the page downloads before the editor's own chunk
-// (html, css, js, wasm), gzipped, must stay under 490 KB (issue 38: a guard,
+// (html, css, js, wasm), gzipped, must stay under 520 KB (issue 38: a guard,
 // not the goal; what a visitor waits for is measured beside it, in
 // perf.test.mjs: the first result over 10 Mbit/s and 40 ms round trips).
 // It was 480 KB until classes (the manifest reader, automatic parameter
 // lookup and the Classes view, +26.9 KB) came in at 482.4 KB: the first
 // result then came 18 ms later over that network, at 0.99 s of the 1.5 s
-// the page allows itself (docs/performance.md).
+// the page allows itself (docs/performance.md). Review (the data reviewed
+// over the document's nodes, as hiera-lookup lint does) took it from 487.8
+// to 515.9 KB; the first result came at 1.000 s against 1.003 s for the
+// build before, measured in one run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -13,7 +16,7 @@ import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { ROOT } from "./helpers.mjs";
 
-const BUDGET = 490 * 1024;
+const BUDGET = 520 * 1024;
 // Loaded later (the editor, the eyaml tools, the Nodes and All keys panels,
 // with their styles, when opened),
 // only for documents that use eyaml or HOCON (backends/), when a zip or a
@@ -33,7 +36,7 @@ async function files(dir) {
   return out;
 }
 
-test("the page is under 490 KB gzipped before the editor arrives", async () => {
+test("the page is under 520 KB gzipped before the editor arrives", async () => {
   const dist = `${ROOT}dist`;
   let total = 0;
   const sizes = [];

@@ -11,6 +11,7 @@ pub mod lookups;
 pub mod node_panel;
 pub mod nodes;
 pub mod report;
+pub mod review;
 pub mod shortcuts;
 pub mod toolbar;
 pub mod why;

@@ -71,6 +71,8 @@ pub enum Tab {
     Nodes,
     /// The classes of the document's manifests, bound for the node.
     Classes,
+    /// A review of the data over every node (`hiera-lookup lint`).
+    Review,
 }
 
 /// A message shown above the page until dismissed.
@@ -157,6 +159,8 @@ pub struct State {
     pub resolved: Option<Same<Vec<ResolvedKey>>>,
     /// Every lookup for every node, while Nodes is on show.
     pub fleet: Option<Same<Fleet>>,
+    /// The review of the data over every node, while Review is on show.
+    pub review: Option<Same<hiera_core::review::Review>>,
     /// The classes of the document's manifests, bound for the node (none
     /// when it has no manifests).
     pub classes: Same<Vec<BoundClass>>,
@@ -314,6 +318,7 @@ impl State {
             results: Rc::default(),
             resolved: None,
             fleet: None,
+            review: None,
             classes: Same::new(Vec::new()),
             fleet_pin: None,
             reveal: None,
@@ -523,9 +528,16 @@ impl State {
         let results = engine.document().lookups.iter().map(|l| Same::new(engine.evaluate_in_both(l))).collect();
         self.results = Rc::new(results);
         drop(engine);
+        self.fill_tabs();
+    }
+
+    /// What the tabs show besides the lookups: what the tab on show needs,
+    /// and the classes (their marks are in the data files).
+    fn fill_tabs(&mut self) {
         self.resolve_keys();
         self.answer_nodes();
         self.bind_classes();
+        self.review = (self.tab == Tab::Review).then(|| Same::new(self.engine.borrow_mut().review()));
     }
 
     /// Binds every class of the document's manifests (they mark values
@@ -872,9 +884,7 @@ impl Reducible for State {
             Action::SetView(view) => s.view = view,
             Action::SetTab(tab) => {
                 s.tab = tab;
-                s.resolve_keys();
-                s.answer_nodes();
-                s.bind_classes();
+                s.fill_tabs();
             }
             // The answers on show are pinned as they are: nothing changed since.
             Action::PinFleet(pin) => {
@@ -1050,6 +1060,22 @@ mod tests {
         // Asked again, the same lookup is shown rather than another added.
         let again = act(&act(&why, Action::SetTab(Tab::Classes)), Action::WhyParameter("web".into(), "port".into()));
         assert_eq!(again.document().lookups.len(), 1);
+    }
+
+    #[test]
+    fn the_data_is_reviewed_while_review_is_shown_and_again_after_an_edit() {
+        let state = welcome();
+        assert!(state.review.is_none());
+        let shown = act(&state, Action::SetTab(Tab::Review));
+        let files = |s: &State| -> Vec<String> {
+            s.review.as_ref().expect("reviewed while shown").findings.iter().map(|f| f.file.clone()).collect()
+        };
+        let before = files(&shown);
+        let added = act(&shown, Action::CreateFile("data/roles/mail.yaml".into()));
+        let after = files(&added);
+        assert!(!before.contains(&"data/roles/mail.yaml".to_string()));
+        assert!(after.contains(&"data/roles/mail.yaml".to_string()), "no node reads the new role's file: {after:?}");
+        assert!(act(&added, Action::SetTab(Tab::Why)).review.is_none());
     }
 
     #[test]

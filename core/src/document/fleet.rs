@@ -231,6 +231,21 @@ impl Table {
         self.answers.get(row).is_some_and(|answers| answers.iter().any(|a| !a.same(&answers[0])))
     }
 
+    /// The answers of `row`, each once, with the nodes that get it: the
+    /// most common first, then in the order of the nodes.
+    pub fn groups(&self, row: usize) -> Vec<(&Answer, Vec<&str>)> {
+        let mut groups: Vec<(&Answer, Vec<&str>)> = Vec::new();
+        let Some(answers) = self.answers.get(row) else { return groups };
+        for (answer, node) in answers.iter().zip(&self.nodes) {
+            match groups.iter_mut().find(|(a, _)| a.same(answer)) {
+                Some((_, nodes)) => nodes.push(node),
+                None => groups.push((answer, vec![node])),
+            }
+        }
+        groups.sort_by_key(|(_, nodes)| std::cmp::Reverse(nodes.len()));
+        groups
+    }
+
     /// Every (node, key) both tables hold whose answer differs, sorted by
     /// node, then key.
     pub fn changes(&self, after: &Table) -> Vec<Change> {
@@ -522,6 +537,15 @@ mod tests {
             error.to_value().to_json().unwrap(),
             r#"{"node":"n","key":"k","before":{"value":1},"after":{"error":"boom"}}"#
         );
+    }
+
+    #[test]
+    fn a_row_s_answers_are_grouped_with_the_nodes_that_get_each() {
+        let v = |i: i64| Answer::Value(Value::Integer(i.into()));
+        let t = table(&["a", "b", "c", "d"], &["k"], vec![vec![v(1), v(2), v(2), Answer::NotFound]]);
+        let groups: Vec<(String, Vec<&str>)> = t.groups(0).into_iter().map(|(a, n)| (a.to_string(), n)).collect();
+        assert_eq!(groups, [("2".into(), vec!["b", "c"]), ("1".into(), vec!["a"]), ("not found".into(), vec!["d"])]);
+        assert!(t.groups(1).is_empty());
     }
 
     #[test]

@@ -411,6 +411,18 @@ impl Playground {
         (table, Scopes { used, added })
     }
 
+    /// A review of the document's data over all its nodes (see
+    /// [`crate::review`]), the files named as the document names them; the
+    /// engine is the shown node's again after.
+    pub fn review(&mut self) -> crate::review::Review {
+        let mut review = crate::review::review(&mut self.hiera, &self.doc.all_nodes());
+        self.hiera.set_node(self.doc.node());
+        for finding in &mut review.findings {
+            finding.file = self.relative(&finding.file);
+        }
+        review
+    }
+
     /// Replaces the lookups.
     pub fn set_lookups(&mut self, lookups: Vec<CaseLookup>) {
         self.doc.lookups = lookups;

@@ -7,7 +7,7 @@
 //! its lookup's trace), so a finding is wrong only where the nodes given
 //! are not the nodes there are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::backends::data::{function_for, DataFile};
 use crate::config::scope::Node;
@@ -119,6 +119,23 @@ pub fn review(hiera: &mut Hiera, nodes: &[Node]) -> Review {
     run.finish(hiera, nodes, environment)
 }
 
+/// Where a class fails: file, line, the parameter's key (or the class),
+/// Puppet's message.
+type Failure = (String, Option<usize>, String, String);
+
+/// Nodes by their index, each once, in order (nodes are gone through in
+/// order).
+#[derive(Default)]
+struct Nodes(Vec<usize>);
+
+impl Nodes {
+    fn add(&mut self, i: usize) {
+        if self.0.last() != Some(&i) {
+            self.0.push(i);
+        }
+    }
+}
+
 /// The nodes that read a file of a hierarchy level.
 struct LevelReach {
     /// Its hiera.yaml.
@@ -126,11 +143,11 @@ struct LevelReach {
     /// Its name.
     level: String,
     /// Its paths as written.
-    originals: BTreeSet<String>,
+    originals: Vec<String>,
     /// The nodes that read one of its files, with their facts.
-    with: BTreeSet<usize>,
+    with: Nodes,
     /// The nodes that do without legacy facts.
-    without: BTreeSet<usize>,
+    without: Nodes,
 }
 
 /// A data file a node reads: its path, the module whose layer reads it, and
@@ -141,19 +158,19 @@ type Read = (String, Option<String>, std::rc::Rc<DataFile>);
 #[derive(Default)]
 struct Reviewing {
     /// Each data file a node reads, and which nodes do.
-    reads: BTreeMap<String, BTreeSet<usize>>,
+    reads: HashMap<String, Nodes>,
     /// The levels, in the order met.
     levels: Vec<LevelReach>,
     /// The datadirs, and the module each is of.
-    datadirs: BTreeMap<String, Option<String>>,
+    datadirs: Vec<(String, Option<String>)>,
     /// (file, key) whose value is part of some node's answer.
-    used: BTreeSet<(String, String)>,
+    used: HashSet<(String, String)>,
     /// (file, key): the nodes whose answer it is not part of.
-    shadowed: BTreeMap<(String, String), BTreeSet<usize>>,
+    shadowed: HashMap<(String, String), Nodes>,
     /// (file, line, key or class, message): the nodes a class fails for.
-    types: BTreeMap<(String, Option<usize>, String, String), BTreeSet<usize>>,
+    types: Vec<(Failure, Nodes)>,
     /// The merges the manifests ask for, by key.
-    merges: Option<BTreeMap<String, BTreeSet<String>>>,
+    merges: Option<HashMap<String, Vec<String>>>,
 }
 
 impl Reviewing {
@@ -166,17 +183,19 @@ impl Reviewing {
                 self.levels.push(LevelReach {
                     config: l.config.clone(),
                     level: l.level.clone(),
-                    originals: BTreeSet::new(),
-                    with: BTreeSet::new(),
-                    without: BTreeSet::new(),
+                    originals: Vec::new(),
+                    with: Nodes::default(),
+                    without: Nodes::default(),
                 });
                 self.levels.len() - 1
             }
         };
         let level = &mut self.levels[i];
-        level.originals.insert(l.original.clone());
+        if !level.originals.contains(&l.original) {
+            level.originals.push(l.original.clone());
+        }
         if l.exists {
-            if legacy { &mut level.with } else { &mut level.without }.insert(node);
+            if legacy { &mut level.with } else { &mut level.without }.add(node);
         }
     }
 
@@ -185,19 +204,21 @@ impl Reviewing {
         let merges = self.merges.get_or_insert_with(|| manifest_merges(hiera)).clone();
         let mut read: Vec<Read> = Vec::new();
         for location in hiera.data_locations() {
-            self.datadirs.entry(location.datadir.clone()).or_insert_with(|| location.module.clone());
+            if !self.datadirs.iter().any(|(d, _)| *d == location.datadir) {
+                self.datadirs.push((location.datadir.clone(), location.module.clone()));
+            }
             self.reach(&location, i, true);
             if !location.exists {
                 continue;
             }
             let path = collapsed(&location.path).into_owned();
-            self.reads.entry(path.clone()).or_default().insert(i);
+            self.reads.entry(path.clone()).or_default().add(i);
             if let Some(file) = data_file(hiera, &path) {
                 read.push((path, location.module.clone(), file));
             }
         }
         // A key only one file holds for the node is the node's answer.
-        let mut held: BTreeMap<String, usize> = BTreeMap::new();
+        let mut held: HashMap<String, usize> = HashMap::default();
         for (_, module, file) in &read {
             for key in file.hash.keys().map(Value::to_ruby_s).filter(|k| in_layer(k, module.as_deref())) {
                 *held.entry(key).or_default() += 1;
@@ -224,12 +245,20 @@ impl Reviewing {
                 let in_data = (p.from == crate::classes::From::Hiera).then(|| first_found(hiera, &key)).flatten();
                 let (file, line) = in_data.unwrap_or_else(|| (defined.file.clone(), Some(p.line)));
                 let message = format!("{}: {mismatch}", binding.resource());
-                self.types.entry((file, line, key, message)).or_default().insert(i);
+                self.failed((file, line, key, message), i);
             }
             if !told {
                 let at = (defined.file.clone(), Some(defined.header.line), binding.class.clone(), error.clone());
-                self.types.entry(at).or_default().insert(i);
+                self.failed(at, i);
             }
+        }
+    }
+
+    /// Notes that a class fails for node `i` (where, the key or class, the message).
+    fn failed(&mut self, at: Failure, i: usize) {
+        match self.types.iter_mut().find(|(known, _)| *known == at) {
+            Some((_, nodes)) => nodes.add(i),
+            None => self.types.push((at, Nodes(vec![i]))),
         }
     }
 
@@ -245,7 +274,7 @@ impl Reviewing {
         let steps = merge_steps(ex);
         // A failed lookup cannot tell what its values would have done.
         let failed = answer.result.as_ref().is_err_and(|e| e.kind != crate::ErrorKind::NotFound);
-        let mut reached = BTreeSet::new();
+        let mut reached = HashSet::default();
         for (step, part) in steps.iter().zip(parts(&steps)) {
             let path = collapsed(&step.path).into_owned();
             if matches!(step.outcome, StepOutcome::Found | StepOutcome::Failed) {
@@ -270,7 +299,7 @@ impl Reviewing {
             self.shadowed.remove(&id);
             self.used.insert(id);
         } else if !self.used.contains(&id) {
-            self.shadowed.entry(id).or_default().insert(i);
+            self.shadowed.entry(id).or_default().add(i);
         }
     }
 
@@ -300,10 +329,10 @@ impl Reviewing {
                 message: format!("no node's hierarchy reads this file (of {} nodes)", nodes.len()),
             });
         }
-        let mut lines: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+        let mut lines: HashMap<&str, HashMap<String, usize>> = HashMap::default();
         for ((path, key), shadowed) in &self.shadowed {
-            let readers = self.reads.get(path).map(BTreeSet::len).unwrap_or(0);
-            if self.used.contains(&(path.clone(), key.clone())) || shadowed.len() < readers {
+            let readers = self.reads.get(path).map_or(0, |r| r.0.len());
+            if self.used.contains(&(path.clone(), key.clone())) || shadowed.0.len() < readers {
                 continue;
             }
             let Some(file) = data_file(hiera, path) else { continue };
@@ -313,10 +342,10 @@ impl Reviewing {
                 file: path.clone(),
                 line: lines.get(key).copied(),
                 key: Some(key.clone()),
-                nodes: shadowed.iter().map(name).collect(),
+                nodes: shadowed.0.iter().map(name).collect(),
                 message: format!(
                     "every node that reads this file ({}) gets `{key}` from a higher level: this value is never used",
-                    shadowed.len()
+                    shadowed.0.len()
                 ),
             });
         }
@@ -326,7 +355,7 @@ impl Reviewing {
                 file: file.clone(),
                 line: *line,
                 key: Some(key.clone()),
-                nodes: failing.iter().map(name).collect(),
+                nodes: failing.0.iter().map(name).collect(),
                 message: message.clone(),
             });
         }
@@ -345,8 +374,8 @@ impl Reviewing {
         for reach in &self.levels {
             let Some(config) = &reach.config else { continue };
             let Some(text) = hiera.files().read(config) else { continue };
-            let lost = if !reach.with.is_empty() && reach.without.is_empty() {
-                let n = reach.with.len();
+            let lost = if !reach.with.0.is_empty() && reach.without.0.is_empty() {
+                let n = reach.with.0.len();
                 format!(
                     "; with Puppet 8's facts no node of the {} given reads a file of level \"{}\" ({n} {} with legacy facts)",
                     nodes.len(),
@@ -396,9 +425,9 @@ fn first_found(hiera: &Hiera, key: &str) -> Option<(String, Option<usize>)> {
 /// The line of each top-level key of a data file: the line its value
 /// starts on, or the line above that names the key (a block value starts
 /// under its key), looked for no higher than the value before it.
-fn key_lines(hiera: &Hiera, file: &DataFile, path: &str) -> BTreeMap<String, usize> {
+fn key_lines(hiera: &Hiera, file: &DataFile, path: &str) -> HashMap<String, usize> {
     let lines: Vec<&str> = hiera.files().read(path).unwrap_or_default().lines().collect();
-    let mut out = BTreeMap::new();
+    let mut out = HashMap::default();
     let mut floor = 1;
     for (i, key) in file.hash.keys().enumerate() {
         let key = key.to_ruby_s();
@@ -482,13 +511,16 @@ fn legacy_in_data(hiera: &Hiera, files: &[&(String, Option<String>)], review: &m
 }
 
 /// The merges the manifests' calls ask for, by the key they name.
-fn manifest_merges(hiera: &Hiera) -> BTreeMap<String, BTreeSet<String>> {
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+fn manifest_merges(hiera: &Hiera) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::default();
     for (_, calls) in manifest_calls(hiera, &hiera.node().environment) {
         for call in calls.into_iter().flatten() {
             let Some(merge) = call.merge.filter(|m| m != "first") else { continue };
             for key in call.keys.iter().filter_map(KeyText::literal) {
-                out.entry(key.to_string()).or_default().insert(merge.clone());
+                let merges = out.entry(key.to_string()).or_default();
+                if !merges.contains(&merge) {
+                    merges.push(merge.clone());
+                }
             }
         }
     }
@@ -578,18 +610,18 @@ fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<Strin
         review.notes.push(format!("keys a computed lookup could read are not called unused: {}", computed.join(", ")));
     }
     let defined = hiera.classes();
-    let parameters: BTreeSet<String> = defined
+    let parameters: HashSet<String> = defined
         .iter()
         .flat_map(|c| c.header.params.iter().map(move |p| format!("{}::{}", c.header.name, p.name)))
         .collect();
-    let classes: BTreeSet<&str> = defined.iter().map(|c| c.header.name.as_str()).collect();
-    let modules: BTreeSet<String> = crate::modulepath(hiera.files(), environment)
+    let classes: HashSet<&str> = defined.iter().map(|c| c.header.name.as_str()).collect();
+    let modules: HashSet<String> = crate::modulepath(hiera.files(), environment)
         .unwrap_or_default()
         .iter()
         .flat_map(|dir| hiera.files().list(dir).into_iter().filter(|(_, d)| *d).map(|(m, _)| m))
         .collect();
     // What interpolations in the data look up.
-    let mut in_data: BTreeSet<String> = BTreeSet::new();
+    let mut in_data: HashSet<String> = HashSet::default();
     for (path, _) in files {
         let Some(file) = data_file(hiera, path) else { continue };
         let mut texts = Vec::new();
@@ -609,7 +641,7 @@ fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<Strin
             }
         }
     }
-    let mut missing_modules: BTreeSet<String> = BTreeSet::new();
+    let mut missing_modules: Vec<String> = Vec::new();
     for (path, module) in files {
         let Some(file) = data_file(hiera, path) else { continue };
         let lines = key_lines(hiera, &file, path);
@@ -623,7 +655,7 @@ fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<Strin
             } else if let Some((class, parameter)) = key.rsplit_once("::") {
                 let module = class.split("::").next().unwrap_or(class);
                 if !modules.contains(module) {
-                    missing_modules.insert(module.to_string());
+                    missing_modules.push(module.to_string());
                     continue;
                 }
                 if classes.contains(class) {
@@ -645,7 +677,9 @@ fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<Strin
         }
     }
     if !missing_modules.is_empty() {
-        let list: Vec<String> = missing_modules.into_iter().collect();
+        missing_modules.sort();
+        missing_modules.dedup();
+        let list = missing_modules;
         review
             .notes
             .push(format!("keys of modules that are not in the modulepath are not checked: {}", list.join(", ")));

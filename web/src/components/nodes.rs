@@ -9,7 +9,7 @@ use hiera_core::playground::Variable;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::components::node_panel::PRESETS;
+use crate::components::node_panel::{preset_options, presets, Preset};
 use crate::state::{Action, Fleet, Notice, Same};
 
 /// Props of [`Nodes`].
@@ -19,6 +19,8 @@ pub struct NodesProps {
     pub fleet: Same<Fleet>,
     /// The shown node's facts as typed: a new node's, unless a preset's.
     pub facts: AttrValue,
+    /// The lookup selected: its answers are also shown grouped by value.
+    pub selected: Option<usize>,
     /// Where actions go.
     pub dispatch: Callback<Action>,
 }
@@ -43,6 +45,7 @@ pub fn nodes(props: &NodesProps) -> Html {
                             "puppet lookup fills in clientcert, fqdn, hostname and domain where the facts do not give them, and sets trusted (and, on Puppet 8, server_facts)") }
                     </table>
                 </div>
+                { props.selected.map(|row| value_groups(fleet, row)) }
                 if !fleet.changes.is_empty() {
                     <ul class="fleet-changes" data-testid="fleet-changes">
                         { for fleet.changes.iter().map(|c| html! { <li data-testid="fleet-change"><code>{ c.to_string() }</code></li> }) }
@@ -56,6 +59,29 @@ pub fn nodes(props: &NodesProps) -> Html {
             <AddNode facts={props.facts.clone()} dispatch={props.dispatch.clone()} />
             { body }
         </>
+    }
+}
+
+/// One lookup across the nodes: each answer once, with the nodes that get it.
+fn value_groups(fleet: &Fleet, row: usize) -> Html {
+    let (Some(key), groups) = (fleet.table.keys.get(row), fleet.table.groups(row)) else { return html! {} };
+    if fleet.table.nodes.len() < 2 {
+        return html! {};
+    }
+    let answers = if groups.len() == 1 { "the same answer".to_string() } else { format!("{} answers", groups.len()) };
+    html! {
+        <section class="value-groups" data-testid="value-groups" aria-label="Answers by value">
+            <h3>{ crate::components::all_keys::wrapped(key) }{ format!(" on {} nodes: {answers}", fleet.table.nodes.len()) }</h3>
+            <ul>
+                { for groups.into_iter().map(|(answer, nodes)| html! {
+                    <li data-testid="value-group" data-count={nodes.len().to_string()}>
+                        <code class={classes!(matches!(answer, Answer::Error(_)).then_some("lookup-error"))}>{ answer.to_string() }</code>
+                        <span class="muted">{ format!(" {} node{}: ", nodes.len(), if nodes.len() == 1 { "" } else { "s" }) }</span>
+                        { nodes.join(", ") }
+                    </li>
+                }) }
+            </ul>
+        </section>
     }
 }
 
@@ -179,15 +205,15 @@ fn add_node(props: &AddNodeProps) -> Html {
             ) else {
                 return;
             };
-            let preset = source.value().parse::<usize>().ok().and_then(|i| presets().nth(i));
+            let preset = source.value().parse::<usize>().ok().and_then(|i| presets().get(i).cloned());
             let typed = name.value().trim().to_string();
-            let node = if typed.is_empty() { preset.map_or("node", |p| p.1).to_string() } else { typed };
+            let node = if typed.is_empty() { preset.as_ref().map_or("node".into(), |p| p.node.clone()) } else { typed };
             let env = Some(environment.value().trim().to_string()).filter(|e| !e.is_empty());
             name.set_value("");
             let (dispatch, facts) = (dispatch.clone(), facts.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let facts = match preset {
-                    Some((_, _, file)) => crate::browser::fetch_text(&format!("facts/{file}")).await,
+                let facts = match preset.filter(|p| !p.file.is_empty()) {
+                    Some(Preset { file, .. }) => crate::browser::fetch_text(&format!("facts/{file}")).await,
                     None => Ok(facts),
                 };
                 match facts {
@@ -206,14 +232,9 @@ fn add_node(props: &AddNodeProps) -> Html {
                 spellcheck="false" autocomplete="off" ref={environment} />
             <select data-testid="add-node-facts" aria-label="New node's facts" ref={source}>
                 <option value="">{ "this node's facts" }</option>
-                { for presets().enumerate().map(|(i, (label, _, _))| html! { <option value={i.to_string()}>{ label }</option> }) }
+                { preset_options(presets().iter().enumerate().filter(|(_, p)| !p.file.is_empty())) }
             </select>
             <button type="submit" data-testid="add-node">{ "+ Add node" }</button>
         </form>
     }
-}
-
-/// The facts presets a node can be added with (those with facts).
-fn presets() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
-    PRESETS.iter().filter(|(_, _, file)| !file.is_empty())
 }

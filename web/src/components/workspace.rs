@@ -11,6 +11,7 @@ use crate::components::file_tree::FileTree;
 use crate::components::lookups::Lookups;
 use crate::components::node_panel::NodePanel;
 use crate::components::nodes::Nodes;
+use crate::components::review::Review;
 use crate::components::why::Why;
 use crate::state::{Action, State, Tab};
 
@@ -21,8 +22,8 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
     let environment = AttrValue::from(doc.environment.clone());
     let reveal_line = state.reveal.as_ref().filter(|(f, _)| Some(f) == state.open_file.as_ref()).map(|(_, l)| *l);
     html! {
-        // Nodes, All keys, Classes and Explain are tables and long paths: they take the width the editor can spare.
-        <main class={classes!("workspace", matches!(state.tab, Tab::Nodes | Tab::AllKeys | Tab::Classes | Tab::Explain).then_some("wide-results"))}>
+        // Nodes, All keys, Classes, Review and Explain are tables and long paths: they take the width the editor can spare.
+        <main class={classes!("workspace", matches!(state.tab, Tab::Nodes | Tab::AllKeys | Tab::Classes | Tab::Review | Tab::Explain).then_some("wide-results"))}>
             <aside class="pane sidebar">
                 <FileTree {paths} open={state.open_file.clone()} environment={environment.clone()} dispatch={dispatch.clone()} />
                 <NodePanel puppet={doc.puppet} node={AttrValue::from(doc.node.clone().unwrap_or_default())} {environment} facts={state.facts_text.clone()}
@@ -42,7 +43,7 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
                 <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
                     keys={state.engine().data_keys()} dispatch={dispatch.clone()} why_shown={state.tab == Tab::Why} />
                 <div class="tabs" role="tablist">
-                    { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes"), (Tab::Classes, "Classes", "tab-classes")]
+                    { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes"), (Tab::Classes, "Classes", "tab-classes"), (Tab::Review, "Review", "tab-review")]
                         .into_iter().map(|(tab, label, testid)| html! {
                             <button type="button" role="tab" aria-selected={(state.tab == tab).to_string()} data-testid={testid}
                                 onclick={dispatch.reform(move |_: MouseEvent| Action::SetTab(tab))}>{ label }</button>
@@ -76,11 +77,16 @@ fn tab_body(state: &State, dispatch: &Callback<Action>) -> Html {
         },
         Tab::Nodes => html! {
             <section class="fleet" data-testid="fleet" aria-label="Nodes">
-                if let Some(fleet) = state.fleet.clone() { <Nodes {fleet} facts={state.facts_text.clone()} dispatch={dispatch.clone()} /> }
+                if let Some(fleet) = state.fleet.clone() { <Nodes {fleet} facts={state.facts_text.clone()} selected={state.selected} dispatch={dispatch.clone()} /> }
             </section>
         },
         Tab::Classes => html! {
             <section aria-label="Classes"><Classes classes={state.classes.clone()} dispatch={dispatch.clone()} /></section>
+        },
+        Tab::Review => html! {
+            <section aria-label="Review">
+                if let Some(review) = state.review.clone() { <Review {review} dispatch={dispatch.clone()} /> }
+            </section>
         },
     }
 }
