@@ -5,6 +5,7 @@
 pub mod archive;
 pub mod case;
 pub mod fleet;
+pub mod lesson;
 pub mod playground;
 pub mod report;
 pub mod review;

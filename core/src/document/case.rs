@@ -335,7 +335,7 @@ impl CaseClass {
 }
 
 impl CaseLookup {
-    fn from_value(v: &Value) -> Result<CaseLookup, Error> {
+    pub(crate) fn from_value(v: &Value) -> Result<CaseLookup, Error> {
         let Value::Hash(h) = v else { return Err(Error::lookup("document: each lookup must be a mapping with 'key'")) };
         let get = |k: &str| h.get(&Str(k));
         let (keys, key_is_list) = match get("key") {

@@ -13,7 +13,8 @@ pub fn conformance_dir() -> PathBuf {
 /// Every case recorded from Puppet, sorted: the vendored shared ones
 /// (`cases/`, `puppet8/`, `backends/`), this project's own (`own/`), the
 /// YAML test suite's and ruby-hocon's documents (`yaml-suite/`,
-/// `hocon-suite/`) and the page's gallery.
+/// `hocon-suite/`), the page's gallery and the tour's lessons (and their
+/// solutions, `lessons/`).
 pub fn case_paths() -> Vec<PathBuf> {
     let dir = conformance_dir();
     let mut paths: Vec<PathBuf> = [
@@ -25,7 +26,9 @@ pub fn case_paths() -> Vec<PathBuf> {
         "yaml-suite",
         "hocon-suite",
         "lightbend",
+        "lessons",
         "../../www/examples",
+        "../../www/lessons",
     ]
     .map(|d| dir.join(d))
     .iter()
