@@ -12,6 +12,8 @@ use wasm_bindgen_futures::JsFuture;
 pub const UNREADABLE_DOCUMENT: &str = "hiera-playground/unreadable-document";
 /// Where the chosen colour theme lives.
 pub const THEME: &str = "hiera-playground/theme";
+/// The tour's lessons the visitor has passed, a file name a line.
+pub const TOUR: &str = "hiera-playground/tour";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -210,6 +212,15 @@ pub fn query() -> Vec<(String, String)> {
             None => (p.to_string(), String::new()),
         })
         .collect()
+}
+
+/// Puts `query` (without `?`; empty: none) in the address bar, without the
+/// fragment and without reloading: a lesson's own link.
+pub fn replace_query(query: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let url = if query.is_empty() { page_url() } else { format!("{}?{query}", page_url()) };
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// Removes the fragment from the address bar without reloading.

@@ -14,5 +14,6 @@ pub mod report;
 pub mod review;
 pub mod shortcuts;
 pub mod toolbar;
+pub mod tour;
 pub mod why;
 pub mod workspace;

@@ -8,3 +8,4 @@ pub mod use_eyaml_tools;
 pub mod use_latest;
 pub mod use_page;
 pub mod use_share_link;
+pub mod use_tour;

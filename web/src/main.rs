@@ -19,6 +19,7 @@ use components::embed::Embed;
 use components::report::Report;
 use components::shortcuts::Shortcuts;
 use components::toolbar::Toolbar;
+use components::tour::TourPanel;
 use components::workspace::workspace;
 use state::{Action, View};
 use wasm_bindgen_futures::spawn_local;
@@ -59,6 +60,7 @@ fn app(props: &AppProps) -> Html {
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
     let io = hooks::use_document_io::use_document_io(&state, &dispatch);
+    let open_lesson = hooks::use_tour::use_tour(&state);
 
     if matches!(state.view, View::Embed { .. }) {
         return html! { <Embed state={(*state).clone()} {dispatch} /> };
@@ -88,7 +90,8 @@ fn app(props: &AppProps) -> Html {
                 on_export={io.export.clone()} on_reset={io.reset.clone()} on_share={io.share.clone()} theme={state.theme.clone()}
                 on_report={toggle(state.report_open, Action::ShowReport)} format={state.format} on_format={dispatch.reform(Action::SetFormat)} {on_theme}
                 on_eyaml={toggle(state.eyaml_open, Action::ShowEyaml)} works={state.works.clone()} work={state.work.clone()}
-                on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()} />
+                on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()}
+                on_tour={open_lesson.reform(|_| String::new())} />
             { bars::secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!state.eyaml_open} />
             { bars::share_bar(&state, &dispatch) }
@@ -96,6 +99,15 @@ fn app(props: &AppProps) -> Html {
                 <Report state={(*state).clone()} onclose={dispatch.reform(|_| Action::ShowReport(false))} />
             }
             { bars::status(&state, &dispatch, &io) }
+            if let Some(tour) = state.tour.clone() {
+                <TourPanel {tour} open={open_lesson.clone()} dispatch={dispatch.clone()} />
+            } else if state.work.is_none() && state.view == View::Work {
+                <p class="tour-offer" data-testid="welcome-tour">
+                    { "New to Hiera? " }
+                    <button type="button" class="link" data-testid="start-tour" onclick={open_lesson.reform(|_| String::new())}>{ "Take the tour" }</button>
+                    { ": seven short lessons, each a task the page checks as you type." }
+                </p>
+            }
             { workspace(&state, &dispatch) }
         </div>
     }

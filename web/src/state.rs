@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use hiera_core::case::{CaseLookup, Document, OtherNode};
 use hiera_core::fleet::{Change, Table};
+use hiera_core::lesson::{Checked, Lesson};
 use hiera_core::playground::{BoundClass, Evaluation, Outcome, Playground, Problem, ResolvedKey, Scopes};
 use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
@@ -132,6 +133,38 @@ pub struct Fleet {
     pub changes: Vec<Change>,
 }
 
+/// The tour of Hiera, while it is open: the lesson on show and how far the
+/// learner is with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tour {
+    /// The lessons' files, in order (`lessons/index.txt`).
+    pub lessons: Rc<Vec<AttrValue>>,
+    /// The lesson on show, by its place in `lessons`.
+    pub at: usize,
+    /// The lesson.
+    pub lesson: Same<Lesson>,
+    /// Its document as the lesson began.
+    pub start: Same<Document>,
+    /// How many of its hints are shown.
+    pub hints: usize,
+    /// Its checks, and whether each holds for the document on show.
+    pub checks: Rc<Vec<Checked>>,
+    /// The lessons passed, by file, as the browser keeps them.
+    pub passed: Rc<Vec<AttrValue>>,
+}
+
+impl Tour {
+    /// The lesson's file name.
+    pub fn name(&self) -> AttrValue {
+        self.lessons.get(self.at).cloned().unwrap_or_default()
+    }
+
+    /// Whether every check holds.
+    pub fn done(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+}
+
 /// A lookup's evaluation as the views receive it: equal only to itself. An
 /// edit makes new evaluations, which are drawn again anyway, and comparing
 /// them deeply (explanations can be large) would cost more than drawing.
@@ -161,6 +194,8 @@ pub struct State {
     pub fleet: Option<Same<Fleet>>,
     /// The review of the data over every node, while Review is on show.
     pub review: Option<Same<hiera_core::review::Review>>,
+    /// The tour, while it is open.
+    pub tour: Option<Tour>,
     /// The classes of the document's manifests, bound for the node (none
     /// when it has no manifests).
     pub classes: Same<Vec<BoundClass>>,
@@ -301,6 +336,28 @@ pub enum Action {
     SetTheme(String),
     /// Hide the message.
     Dismiss,
+    /// Show a lesson of the tour (its place among `lessons`, the lesson and
+    /// its document) beside the work, with the lessons passed so far.
+    StartLesson {
+        /// The lessons' files, in order.
+        lessons: Vec<AttrValue>,
+        /// The lesson's place among them.
+        at: usize,
+        /// The lesson.
+        lesson: Lesson,
+        /// Its document as it begins.
+        doc: Document,
+        /// The lessons passed, as the browser keeps them.
+        passed: Vec<AttrValue>,
+    },
+    /// Show the lesson's next hint.
+    Hint,
+    /// Write the lesson's solution into the document.
+    ShowSolution,
+    /// Start the lesson again from its beginning.
+    RestartLesson,
+    /// Close the tour.
+    CloseTour,
 }
 
 impl State {
@@ -319,6 +376,7 @@ impl State {
             resolved: None,
             fleet: None,
             review: None,
+            tour: None,
             classes: Same::new(Vec::new()),
             fleet_pin: None,
             reveal: None,
@@ -367,6 +425,7 @@ impl State {
 
     fn load(&mut self, doc: Document) {
         self.loaded += 1;
+        self.tour = None;
         self.fleet_pin = None;
         self.work = None;
         self.example = None;
@@ -538,6 +597,21 @@ impl State {
         self.answer_nodes();
         self.bind_classes();
         self.review = (self.tab == Tab::Review).then(|| Same::new(self.engine.borrow_mut().review()));
+        self.check_lesson();
+    }
+
+    /// The lesson's checks against the document as it is now; a lesson whose
+    /// checks all hold is passed.
+    fn check_lesson(&mut self) {
+        let Some(tour) = &mut self.tour else { return };
+        let checks = tour.lesson.check(&tour.start, &self.engine.borrow());
+        tour.checks = Rc::new(checks);
+        let name = tour.name();
+        if tour.done() && !tour.passed.contains(&name) {
+            let mut passed = (*tour.passed).clone();
+            passed.push(name);
+            tour.passed = Rc::new(passed);
+        }
     }
 
     /// Binds every class of the document's manifests (they mark values
@@ -779,6 +853,45 @@ impl Reducible for State {
                 s.load(doc);
                 s.example = Some(name);
             }
+            Action::StartLesson { lessons, at, lesson, doc, passed } => {
+                if s.view == View::Work {
+                    s.view = View::Example;
+                }
+                s.load(doc.clone());
+                s.tour = Some(Tour {
+                    lessons: Rc::new(lessons),
+                    at,
+                    lesson: Same::new(lesson),
+                    start: Same::new(doc),
+                    hints: 0,
+                    checks: Rc::default(),
+                    passed: Rc::new(passed),
+                });
+                s.check_lesson();
+            }
+            Action::Hint => {
+                if let Some(tour) = &mut s.tour {
+                    tour.hints = (tour.hints + 1).min(tour.lesson.hints.len());
+                }
+            }
+            Action::ShowSolution => {
+                if let Some(solution) = s.tour.as_ref().map(|t| t.lesson.solution.clone()) {
+                    s.own_edits();
+                    s.edited = true;
+                    s.with_engine(|e| solution.iter().for_each(|(path, text)| e.set_file(path, text)));
+                }
+            }
+            Action::RestartLesson => {
+                if let Some(tour) = s.tour.clone() {
+                    if s.view == View::Work {
+                        s.view = View::Example;
+                    }
+                    s.load((*tour.start).clone());
+                    s.tour = Some(Tour { hints: 0, ..tour });
+                    s.check_lesson();
+                }
+            }
+            Action::CloseTour => s.tour = None,
             Action::Keep => s.become_work(crate::works::new_id().into()),
             Action::Fork => {
                 s.become_work(crate::works::new_id().into());
@@ -1076,6 +1189,40 @@ mod tests {
         assert!(!before.contains(&"data/roles/mail.yaml".to_string()));
         assert!(after.contains(&"data/roles/mail.yaml".to_string()), "no node reads the new role's file: {after:?}");
         assert!(act(&added, Action::SetTab(Tab::Why)).review.is_none());
+    }
+
+    #[test]
+    fn a_lesson_is_checked_as_it_is_edited_its_hints_and_solution_shown_and_its_pass_kept() {
+        let text = include_str!("../../www/lessons/01-first-found.yaml");
+        let (doc, lesson) = hiera_core::lesson::Lesson::from_yaml(text).unwrap();
+        let lessons = vec!["01-first-found.yaml".into(), "02-facts-in-paths.yaml".into()];
+        let started = act(&welcome(), Action::StartLesson { lessons, at: 0, lesson, doc, passed: Vec::new() });
+        let tour = started.tour.clone().expect("the tour is open");
+        assert_eq!((tour.checks.len(), tour.done()), (3, false));
+        assert_eq!(started.view, View::Example, "beside the work");
+        // Edits make it a work, whose id comes from the browser's clock, which native tests have not.
+        let as_work = |state: &Rc<State>| {
+            let mut state = (**state).clone();
+            state.work = Some("work".into());
+            Rc::new(state)
+        };
+        let started = as_work(&started);
+        let hinted = act(&act(&started, Action::Hint), Action::Hint);
+        assert_eq!(hinted.tour.as_ref().unwrap().hints, 2);
+        // The learner's own answer passes as the solution does.
+        let created = act(&hinted, Action::CreateFile("data/nodes/web01.example.com.yaml".into()));
+        let typed = act(&created, Action::EditFile("profile::web::port: 8443\n".into()));
+        let tour = typed.tour.clone().unwrap();
+        assert!(tour.done(), "{:?}", tour.checks);
+        assert_eq!(*tour.passed, ["01-first-found.yaml"]);
+        // Started over, the checks fail again and the pass is kept.
+        let again = act(&typed, Action::RestartLesson);
+        let tour = again.tour.clone().unwrap();
+        assert!(!tour.done() && tour.hints == 0);
+        assert_eq!(*tour.passed, ["01-first-found.yaml"]);
+        assert!(act(&as_work(&again), Action::ShowSolution).tour.as_ref().unwrap().done());
+        assert!(act(&again, Action::CloseTour).tour.is_none());
+        assert!(act(&again, Action::Load(Document::blank())).tour.is_none(), "another document ends the lesson");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The top bar: the gallery, opening and saving case files, resetting, the
+//! The top bar: the tour, the gallery, opening and saving case files, resetting, the
 //! eyaml tools, the value format and the colour theme.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -45,6 +45,8 @@ pub struct ToolbarProps {
     pub on_delete_work: Callback<AttrValue>,
     /// Reads the list of works again.
     pub on_list_works: Callback<()>,
+    /// Opens the tour at the first lesson not passed yet.
+    pub on_tour: Callback<()>,
 }
 
 /// The value of the Works menu's choice that forgets the work on show.
@@ -125,6 +127,8 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
         <header class="topbar">
             <h1>{ "Hiera Playground" }</h1>
             <div class="toolbar">
+                <button type="button" data-testid="open-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
+                    title="Learn Hiera with lessons: a task each, checked as you type">{ "Tour" }</button>
                 <select aria-label="Open an example" data-testid="gallery" onchange={on_example}>
                     <option value="" selected=true>{ "Examples…" }</option>
                     <option value="blank">{ "Blank document" }</option>

@@ -1,0 +1,111 @@
+// The tour (issue 41): a learner offered the tour on the welcome screen plays
+// through three lessons (a check fails, a hint helps, the task is done and
+// the check passes), on a desktop and on a phone; progress and each lesson's
+// link survive a reload.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { SCREENSHOTS, eventually, newPath, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const checks = (page) => page.$$eval("[data-testid=tour-check]", (els) => els.map((e) => e.dataset.passed === "true"));
+
+/** Waits for the lesson `name` to be on show, with its checks. */
+async function lessonShown(page, name) {
+  await eventually(() => page.locator("[data-testid=tour]").getAttribute("data-lesson").catch(() => null), (l) => l === name, {
+    message: `lesson ${name}`,
+  });
+  await page.locator("[data-testid=tour-check]").first().waitFor();
+}
+
+for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
+  test(`a learner plays three lessons: each fails its checks, takes a hint, passes (${device})`, async () => {
+    const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width, height } });
+    // A first visit offers the tour; its lessons are fetched only then.
+    const fetchedLessons = () => page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/lessons/")).length);
+    assert.equal(await fetchedLessons(), 0);
+    await page.click("[data-testid=start-tour]");
+    await lessonShown(page, "01-first-found.yaml");
+    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 7: The hierarchy$/);
+    assert.deepEqual(await checks(page), [false, true, false]);
+    assert.match(page.url(), /\?lesson=01-first-found$/);
+    await page.screenshot({ path: `${SCREENSHOTS}/tour-${device}.png`, fullPage: width < 500 });
+
+    // Lesson 1: a hint at a time, then the learner's own answer.
+    await page.click("[data-testid=tour-hint-button]");
+    assert.equal(await page.locator("[data-testid=tour-hint]").count(), 1);
+    assert.match(await page.locator("[data-testid=tour-hint]").first().innerText(), /data\/nodes\/web01\.example\.com\.yaml/);
+    await newPath(page, "file", "data/nodes/web01.example.com.yaml");
+    await replaceEditorText(page, "profile::web::port: 8443\n");
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 1 passed" });
+    await page.locator("[data-testid=tour-passed]").waitFor();
+    await page.click("[data-testid=tour-next-lesson]");
+
+    // Lesson 2: editing common.yaml breaks a check, the hinted level fixes the answer.
+    await lessonShown(page, "02-facts-in-paths.yaml");
+    assert.deepEqual(await checks(page), [false, true, true, false]);
+    await openFile(page, "data/common.yaml");
+    await replaceEditorText(page, "profile::base::package_manager: apt\n");
+    await eventually(() => checks(page), (c) => c[0] === true && c[1] === false, { message: "answer right, common.yaml changed" });
+    await page.click("[data-testid=tour-restart]");
+    await eventually(() => checks(page), (c) => c[0] === false && c[1] === true, { message: "started over" });
+    await page.click("[data-testid=tour-hint-button]");
+    await page.click("[data-testid=tour-hint-button]");
+    assert.equal(await page.locator("[data-testid=tour-hint]").count(), 2);
+    await openFile(page, "hiera.yaml");
+    await replaceEditorText(
+      page,
+      'version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: "Per-node data"\n    path: "nodes/%{trusted.certname}.yaml"\n  - name: "Per-OS defaults"\n    path: "os/%{facts.os.family}.yaml"\n  - name: "Common data"\n    path: "common.yaml"\n',
+    );
+    await newPath(page, "file", "data/os/Debian.yaml");
+    await replaceEditorText(page, "profile::base::package_manager: apt\n");
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 2 passed" });
+    await page.click("[data-testid=tour-next-lesson]");
+
+    // Lesson 3: a literal answer is not enough; interpolation is.
+    await lessonShown(page, "03-interpolation.yaml");
+    await openFile(page, "data/common.yaml");
+    await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: Welcome to web01, run by Example Corp\n");
+    await eventually(() => checks(page), (c) => c[0] === true && c[1] === false, { message: "the literal text passes only the answer" });
+    await page.click("[data-testid=tour-hint-button]");
+    await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: \"Welcome to %{facts.networking.hostname}, run by %{lookup('site::name')}\"\n");
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 3 passed" });
+
+    // The lessons passed are kept, and a lesson's link opens it after a reload.
+    await page.reload();
+    await lessonShown(page, "03-interpolation.yaml");
+    const options = await page.locator("[data-testid=tour-lessons] option").allInnerTexts();
+    assert.deepEqual(options.slice(0, 4), ["✓ 1. First found", "✓ 2. Facts in paths", "✓ 3. Interpolation", "4. Unique merge"]);
+    // The solution, shown, passes; closing the tour leaves the lesson's link.
+    await page.click("[data-testid=tour-next]");
+    await lessonShown(page, "04-unique-merge.yaml");
+    assert.deepEqual(await checks(page), [false]);
+    await page.click("[data-testid=tour-solution]");
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "the solution passes" });
+    await page.click("[data-testid=tour-close]");
+    await page.locator("[data-testid=tour]").waitFor({ state: "detached" });
+    await eventually(() => page.url(), (u) => !u.includes("lesson="), { message: "the link is the page's again" });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test("the keyboard reaches every control of a lesson", async () => {
+  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=07-class-parameters`);
+  await lessonShown(page, "07-class-parameters.yaml");
+  await page.locator("[data-testid=tour-hint-button]").focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator("[data-testid=tour-hint]").count(), 1);
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "tour-solution");
+  await page.keyboard.press("Enter");
+  await eventually(() => checks(page), (c) => c.every(Boolean), { message: "the solution passes" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
