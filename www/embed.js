@@ -1,7 +1,7 @@
 // @ts-check
 // Turns marked blocks of a documentation page into live Hiera playgrounds.
 //
-//   <div class="hiera-playground" data-readonly data-lookup="0">
+//   <div class="hiera-playground" data-readonly data-compact data-lookup="0">
 //     <pre data-file="hiera.yaml">version: 5 ...</pre>
 //     <pre data-file="data/common.yaml">ntp::servers: [...]</pre>
 //     <pre data-facts>role: web</pre>            (optional)
@@ -12,7 +12,16 @@
 // of the document in the case format (puppet, node, facts, lookups with their
 // merges and defaults, nodes), as "Report it" writes it.
 //
-// Each group becomes an iframe of the playground in embed mode, created a
+// Live code blocks: a page's own code blocks, marked with data-hiera-file
+// (on the <pre>, on its <code>, or on an element around it, as Markdown
+// sites let authors set attributes), data-hiera-facts, data-hiera-case and
+// data-hiera-lookups, stay as they are and make one playground, placed after
+// the data-hiera-lookups block that ends them (or after the page's last
+// marked block). The lookups block may say data-hiera-readonly,
+// data-hiera-compact, data-hiera-node and data-hiera-title. So the YAML a page
+// shows is the YAML its playground runs, written once.
+//
+// Each playground is an iframe of the playground in embed mode, created a
 // screen or so before it scrolls into view, so that it is ready and has its
 // height when it is seen (no jump of the page). The document goes to the
 // iframe by postMessage, so the playground itself reads it; the iframe only
@@ -25,44 +34,94 @@
     return text.replace(/\n$/, "").split("\n").map((l) => (l ? by + l : l)).join("\n");
   }
 
-  // A case-format document (see FORMAT.md) from the group's blocks.
-  function caseDocument(group) {
-    const whole = group.querySelector("pre[data-case]");
-    if (whole) return whole.textContent.replace(/\n?$/, "\n") + files(group).join("\n") + "\n";
+  /**
+   * @typedef {{ files: [string, string][], facts?: string, lookups?: string, case?: string,
+   *   node?: string, title?: string, readonly: boolean, compact: boolean, file?: string, lookup?: string }} Spec
+   */
+
+  /** A case-format document (see FORMAT.md) from a playground's blocks. @param {Spec} spec */
+  function caseDocument(spec) {
+    const files = ["files:"];
+    for (const [path, text] of spec.files) files.push("  " + JSON.stringify(path) + ": |-", indent(text, "    ") || "    ");
+    if (spec.case !== undefined) return spec.case.replace(/\n?$/, "\n") + files.join("\n") + "\n";
     const lines = [];
-    const facts = group.querySelector("pre[data-facts]");
-    if (facts) lines.push("facts:", indent(facts.textContent, "  "));
-    if (group.dataset.node) lines.push("node: " + JSON.stringify(group.dataset.node));
-    lines.push(...files(group));
-    lines.push("lookups:");
-    const keys = group.querySelector("pre[data-lookups]");
-    for (const key of (keys ? keys.textContent : "").split("\n").map((k) => k.trim()).filter(Boolean)) {
+    if (spec.facts !== undefined) lines.push("facts:", indent(spec.facts, "  "));
+    if (spec.node) lines.push("node: " + JSON.stringify(spec.node));
+    lines.push(...files, "lookups:");
+    for (const key of (spec.lookups || "").split("\n").map((k) => k.trim()).filter(Boolean)) {
       lines.push("  - key: " + JSON.stringify(key));
     }
     return lines.join("\n") + "\n";
   }
 
-  // The group's files as the case format's `files:` lines.
-  function files(group) {
-    const lines = ["files:"];
-    for (const pre of group.querySelectorAll("pre[data-file]")) {
-      lines.push("  " + JSON.stringify(pre.dataset.file) + ": |-", indent(pre.textContent, "    ") || "    ");
-    }
-    return lines;
+  /** A `div.hiera-playground`'s blocks. @param {HTMLElement} group @returns {Spec} */
+  function groupSpec(group) {
+    const text = (/** @type {string} */ selector) => group.querySelector(selector)?.textContent ?? undefined;
+    return {
+      files: Array.from(group.querySelectorAll("pre[data-file]"), (pre) => [/** @type {HTMLElement} */ (pre).dataset.file || "", pre.textContent || ""]),
+      facts: text("pre[data-facts]"),
+      lookups: text("pre[data-lookups]"),
+      case: text("pre[data-case]"),
+      node: group.dataset.node,
+      title: group.dataset.title,
+      readonly: "readonly" in group.dataset,
+      compact: "compact" in group.dataset,
+      file: group.dataset.file,
+      lookup: group.dataset.lookup,
+    };
   }
 
-  function upgrade(group) {
+  const MARKS = ["hieraFile", "hieraFacts", "hieraCase", "hieraLookups"];
+
+  /** The code block a mark is on: the <pre> itself, the <pre> around its <code>, or the <pre> inside it. */
+  function blockOf(/** @type {HTMLElement} */ el) {
+    return el.closest("pre") || el.querySelector("pre") || el;
+  }
+
+  /** The page's marked code blocks, each group of them ending at a lookups block. @returns {[Spec, Element][]} */
+  function codeBlockSpecs() {
+    /** @type {[Spec, Element][]} */
+    const out = [];
+    /** @type {Spec} */
+    let spec = { files: [], readonly: false, compact: false };
+    let last = null;
+    const marked = document.querySelectorAll("[data-hiera-file],[data-hiera-facts],[data-hiera-case],[data-hiera-lookups]");
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (marked)) {
+      const mark = MARKS.find((m) => m in el.dataset);
+      const block = blockOf(el);
+      if (block === last) continue;
+      last = block;
+      const text = (block.textContent || "").replace(/\n$/, "");
+      if (mark === "hieraFile") spec.files.push([el.dataset.hieraFile || "", text]);
+      else if (mark === "hieraFacts") spec.facts = text;
+      else if (mark === "hieraCase") spec.case = text;
+      else {
+        spec.lookups = text;
+        spec.readonly = "hieraReadonly" in el.dataset;
+        spec.compact = "hieraCompact" in el.dataset;
+        spec.node = el.dataset.hieraNode;
+        spec.title = el.dataset.hieraTitle;
+        out.push([spec, block]);
+        spec = { files: [], readonly: false, compact: false };
+      }
+    }
+    if (spec.files.length && last) out.push([spec, last]);
+    return out;
+  }
+
+  /** An iframe of the playground for `spec`. @param {Spec} spec */
+  function frameFor(spec) {
     const params = new URLSearchParams({ embed: "" });
-    if ("readonly" in group.dataset) params.set("readonly", "");
-    if (group.dataset.file) params.set("file", group.dataset.file);
-    if (group.dataset.lookup) params.set("lookup", group.dataset.lookup);
+    if (spec.readonly) params.set("readonly", "");
+    if (spec.compact) params.set("compact", "");
+    if (spec.file) params.set("file", spec.file);
+    if (spec.lookup) params.set("lookup", spec.lookup);
     const frame = document.createElement("iframe");
     frame.className = "hiera-playground-frame";
-    frame.title = group.dataset.title || "Hiera playground";
+    frame.title = spec.title || "Hiera playground";
     frame.style.cssText = "width:100%;border:1px solid #dde1e7;border-radius:8px;height:320px";
     frame.src = base + "index.html?" + params.toString().replace(/=(&|$)/g, "$1");
-    frame.dataset.document = caseDocument(group);
-    group.replaceWith(frame);
+    frame.dataset.document = caseDocument(spec);
     return frame;
   }
 
@@ -80,17 +139,29 @@
   });
 
   function start() {
-    const groups = document.querySelectorAll("div.hiera-playground");
-    if (!("IntersectionObserver" in window)) return groups.forEach(upgrade);
+    /** @type {[Element, () => void][]} */
+    const pending = [];
+    for (const group of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("div.hiera-playground"))) {
+      pending.push([group, () => group.replaceWith(frameFor(groupSpec(group)))]);
+    }
+    for (const [spec, after] of codeBlockSpecs()) {
+      // The blocks stay; the playground goes after the last of them.
+      const place = document.createElement("div");
+      place.className = "hiera-playground-place";
+      after.after(place);
+      pending.push([place, () => place.replaceWith(frameFor(spec))]);
+    }
+    if (!("IntersectionObserver" in window)) return pending.forEach(([, make]) => make());
+    const makers = new Map(pending);
     const seen = new IntersectionObserver((entries) => {
       for (const e of entries) {
         if (e.isIntersecting) {
           seen.unobserve(e.target);
-          upgrade(e.target);
+          makers.get(e.target)?.();
         }
       }
     }, { rootMargin: "1000px 0px" });
-    groups.forEach((g) => seen.observe(g));
+    pending.forEach(([el]) => seen.observe(el));
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

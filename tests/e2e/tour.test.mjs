@@ -1,7 +1,7 @@
 // The tour (issue 41): a learner offered the tour on the welcome screen plays
-// through three lessons (a check fails, a hint helps, the task is done and
-// the check passes), on a desktop and on a phone; progress and each lesson's
-// link survive a reload.
+// through four lessons (a check fails, a hint helps, a fresh start, the task
+// done and every check passing), on a desktop and on a phone; progress and
+// each lesson's link survive a reload.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { SCREENSHOTS, eventually, newPath, openFile, openPage, replaceEditorText, start } from "./helpers.mjs";
@@ -25,14 +25,14 @@ async function lessonShown(page, name) {
 }
 
 for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
-  test(`a learner plays three lessons: each fails its checks, takes a hint, passes (${device})`, async () => {
+  test(`a learner plays four lessons: each fails its checks, takes a hint, passes (${device})`, async () => {
     const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width, height } });
     // A first visit offers the tour; its lessons are fetched only then.
     const fetchedLessons = () => page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/lessons/")).length);
     assert.equal(await fetchedLessons(), 0);
     await page.click("[data-testid=start-tour]");
     await lessonShown(page, "01-first-found.yaml");
-    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 7: The hierarchy$/);
+    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 15: The hierarchy$/);
     assert.deepEqual(await checks(page), [false, true, false]);
     assert.match(page.url(), /\?lesson=01-first-found$/);
     await page.screenshot({ path: `${SCREENSHOTS}/tour-${device}.png`, fullPage: width < 500 });
@@ -68,23 +68,35 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
     await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 2 passed" });
     await page.click("[data-testid=tour-next-lesson]");
 
-    // Lesson 3: a literal answer is not enough; interpolation is.
-    await lessonShown(page, "03-interpolation.yaml");
+    // Lesson 3: the module's data is not to be edited; the environment's wins over it.
+    await lessonShown(page, "03-layers.yaml");
+    assert.deepEqual(await checks(page), [false, true, true, false]);
+    await openFile(page, "modules/ntp/data/common.yaml");
+    await replaceEditorText(page, "ntp::servers:\n  - ntp.example.com\n");
+    await page.click("[data-testid=tour-hint-button]");
+    await page.click("[data-testid=tour-restart]");
+    await eventually(() => checks(page), (c) => c[0] === false && c[1] === true, { message: "started over" });
+    await openFile(page, "data/common.yaml");
+    await replaceEditorText(page, "profile::base::motd: Managed by Puppet\nntp::servers:\n  - ntp.example.com\n");
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 3 passed" });
+
+    // Lesson 5, chosen from the list: a literal answer is not enough; interpolation is.
+    await page.selectOption("[data-testid=tour-lessons]", "05-interpolation.yaml");
+    await lessonShown(page, "05-interpolation.yaml");
     await openFile(page, "data/common.yaml");
     await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: Welcome to web01, run by Example Corp\n");
     await eventually(() => checks(page), (c) => c[0] === true && c[1] === false, { message: "the literal text passes only the answer" });
-    await page.click("[data-testid=tour-hint-button]");
     await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: \"Welcome to %{facts.networking.hostname}, run by %{lookup('site::name')}\"\n");
-    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 3 passed" });
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 5 passed" });
 
     // The lessons passed are kept, and a lesson's link opens it after a reload.
     await page.reload();
-    await lessonShown(page, "03-interpolation.yaml");
+    await lessonShown(page, "05-interpolation.yaml");
     const options = await page.locator("[data-testid=tour-lessons] option").allInnerTexts();
-    assert.deepEqual(options.slice(0, 4), ["✓ 1. First found", "✓ 2. Facts in paths", "✓ 3. Interpolation", "4. Unique merge"]);
+    assert.deepEqual(options.slice(0, 6), ["✓ 1. First found", "✓ 2. Facts in paths", "✓ 3. Layers", "4. Paths", "✓ 5. Interpolation", "6. Alias"]);
     // The solution, shown, passes; closing the tour leaves the lesson's link.
     await page.click("[data-testid=tour-next]");
-    await lessonShown(page, "04-unique-merge.yaml");
+    await lessonShown(page, "06-alias.yaml");
     assert.deepEqual(await checks(page), [false]);
     await page.click("[data-testid=tour-solution]");
     await eventually(() => checks(page), (c) => c.every(Boolean), { message: "the solution passes" });
@@ -97,8 +109,8 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
 }
 
 test("the keyboard reaches every control of a lesson", async () => {
-  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=07-class-parameters`);
-  await lessonShown(page, "07-class-parameters.yaml");
+  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=15-class-parameters`);
+  await lessonShown(page, "15-class-parameters.yaml");
   await page.locator("[data-testid=tour-hint-button]").focus();
   await page.keyboard.press("Enter");
   assert.equal(await page.locator("[data-testid=tour-hint]").count(), 1);

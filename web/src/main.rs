@@ -91,7 +91,7 @@ fn app(props: &AppProps) -> Html {
                 on_report={toggle(state.report_open, Action::ShowReport)} format={state.format} on_format={dispatch.reform(Action::SetFormat)} {on_theme}
                 on_eyaml={toggle(state.eyaml_open, Action::ShowEyaml)} works={state.works.clone()} work={state.work.clone()}
                 on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()}
-                on_tour={open_lesson.reform(|_| String::new())} />
+                on_tour={open_lesson.reform(|_| String::new())} welcome={state.work.is_none() && state.view == View::Work && state.tour.is_none()} />
             { bars::secrets_bar(&state, &dispatch) }
             <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!state.eyaml_open} />
             { bars::share_bar(&state, &dispatch) }
@@ -101,12 +101,6 @@ fn app(props: &AppProps) -> Html {
             { bars::status(&state, &dispatch, &io) }
             if let Some(tour) = state.tour.clone() {
                 <TourPanel {tour} open={open_lesson.clone()} dispatch={dispatch.clone()} />
-            } else if state.work.is_none() && state.view == View::Work {
-                <p class="tour-offer" data-testid="welcome-tour">
-                    { "New to Hiera? " }
-                    <button type="button" class="link" data-testid="start-tour" onclick={open_lesson.reform(|_| String::new())}>{ "Take the tour" }</button>
-                    { ": seven short lessons, each a task the page checks as you type." }
-                </p>
             }
             { workspace(&state, &dispatch) }
         </div>

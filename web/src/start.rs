@@ -169,10 +169,11 @@ fn opening(shared: Option<Result<share::Shared, share::ShareError>>, mine: Mine)
         if let Some(f) = file.as_ref().filter(|f| state.document().files.iter().any(|(p, _)| p == *f)) {
             state.open_file = Some(f.clone());
         }
-        if lookup.is_some() {
+        let compact = has("compact");
+        if lookup.is_some() || compact {
             state.selected = lookup;
         }
-        state.view = View::Embed { readonly: has("readonly"), file, lookup, waiting };
+        state.view = View::Embed { readonly: has("readonly"), compact, file, lookup, waiting };
         return state;
     }
     match shared {

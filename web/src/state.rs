@@ -48,6 +48,9 @@ pub enum View {
     Embed {
         /// `&readonly`: no editing.
         readonly: bool,
+        /// `&compact`: the rows show their answers only, and Why opens
+        /// under them for the row clicked.
+        compact: bool,
         /// `&file=path`: only this file.
         file: Option<String>,
         /// `&lookup=N`: only this lookup.
@@ -440,8 +443,11 @@ impl State {
             engine.set_hocon(backends.hocon.clone());
         }
         self.engine = Same::new(RefCell::new(engine));
-        if let View::Embed { file, lookup, waiting, .. } = &mut self.view {
+        if let View::Embed { file, lookup, waiting, compact, .. } = &mut self.view {
             *waiting = false;
+            if *compact {
+                self.selected = None;
+            }
             if let Some(f) =
                 file.as_ref().filter(|f| self.engine.borrow().document().files.iter().any(|(p, _)| p == *f))
             {
@@ -1050,8 +1056,13 @@ mod tests {
         assert_eq!((state.open_file.as_deref(), state.selected), (Some("hiera.yaml"), Some(0)));
         assert_eq!(answer(&state, 0), "8080");
         let mut embed = (*state).clone();
-        embed.view =
-            View::Embed { readonly: false, file: Some("data/common.yaml".into()), lookup: Some(2), waiting: true };
+        embed.view = View::Embed {
+            readonly: false,
+            compact: false,
+            file: Some("data/common.yaml".into()),
+            lookup: Some(2),
+            waiting: true,
+        };
         let doc = state.document().clone();
         let embed = Rc::new(embed);
         // A document that cannot be read is said, not waited for.

@@ -1,10 +1,13 @@
 //! `?embed`: the compact view an iframe shows (files as tabs, the editor, the
-//! lookups, and a link that opens the whole playground).
+//! lookups, and a link that opens the whole playground); with `&compact`,
+//! the rows show their answers only and Why opens under them for the row
+//! clicked.
 
 use yew::prelude::*;
 
 use crate::components::editor::{language_of, Editor};
 use crate::components::lookups::Lookups;
+use crate::components::why::Why;
 use crate::hooks::use_share_link::use_share_link;
 use crate::state::{Action, State, View};
 
@@ -22,7 +25,7 @@ pub struct EmbedProps {
 pub fn embed(props: &EmbedProps) -> Html {
     let (state, dispatch) = (&props.state, &props.dispatch);
     let link = use_share_link(Some(state.clone()));
-    let View::Embed { readonly, file, lookup, waiting } = &state.view else { return html! {} };
+    let View::Embed { readonly, compact, file, lookup, waiting } = &state.view else { return html! {} };
     if *waiting {
         return html! { <div class="embed" data-testid="embed" data-waiting="true" aria-busy="true" /> };
     }
@@ -46,7 +49,13 @@ pub fn embed(props: &EmbedProps) -> Html {
                     language={language_of(&path)} />
             }
             <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
-                keys={state.engine().data_keys()} dispatch={dispatch.clone()} readonly={*readonly} only={*lookup} />
+                keys={state.engine().data_keys()} dispatch={dispatch.clone()} readonly={*readonly || *compact} only={*lookup} why_shown={*compact} />
+            if let Some(evaluation) = state.selected.and_then(|i| state.results.get(i)).cloned().filter(|_| *compact) {
+                <section class="embed-why" data-testid="embed-why" aria-label="Why">
+                    <Why evaluation={Some(evaluation)} relative={{ let s = state.clone(); Callback::from(move |p: String| s.engine().relative(&p)) }}
+                        reveal={dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line))} create={dispatch.reform(Action::CreateFile)} />
+                </section>
+            }
             if let Some(link) = link {
                 <a class="open-in-playground" data-testid="open-in-playground" href={link.to_string()} target="_blank" rel="noopener">{ "Open in playground ↗" }</a>
             }

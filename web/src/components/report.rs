@@ -35,11 +35,9 @@ pub fn report(props: &ReportProps) -> Html {
     };
     let link = use_share_link(Some(state.clone()));
     let (markdown, script) = (*made).clone();
-    let copy = {
-        let markdown = markdown.clone();
-        Callback::from(move |_: MouseEvent| browser::copy(&markdown))
-    };
     let select = Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select());
+    let iframe = link.as_deref().map(iframe_markup).unwrap_or_else(|| "Making the link…".into());
+    let copy_of = |text: String| Callback::from(move |_: MouseEvent| browser::copy(&text));
     html! {
         <section class="report" data-testid="report" aria-label="Report it">
             <div class="report-head">
@@ -48,13 +46,14 @@ pub fn report(props: &ReportProps) -> Html {
             </div>
             <p class="muted">{ if state.include_private_keys { "Private keys are included, as you chose for share links." } else { "Private keys are left out, as in share links: eyaml values then fail to decrypt." } }</p>
             <h3>{ "Markdown, for an issue or a chat" }</h3>
-            <button type="button" data-testid="copy-markdown" onclick={copy}>{ "Copy Markdown" }</button>
+            <button type="button" data-testid="copy-markdown" onclick={copy_of(markdown.clone())}>{ "Copy Markdown" }</button>
             <textarea readonly=true data-testid="report-markdown" aria-label="The document as Markdown" rows="8" value={markdown} placeholder="Making the report…" onfocus={select.clone()} />
             <h3>{ "Embed this" }</h3>
             <label for="embed-iframe">{ "An iframe of this playground, all of it:" }</label>
-            <textarea id="embed-iframe" readonly=true data-testid="embed-iframe" rows="3" onfocus={select.clone()}
-                value={link.as_deref().map(iframe_markup).unwrap_or_else(|| "Making the link…".into())} />
-            <label for="embed-script">{ "Or the files in your page, made live by embed.js (files, facts, node and keys; it answers as Puppet 7):" }</label>
+            <button type="button" data-testid="copy-embed-iframe" onclick={copy_of(iframe.clone())}>{ "Copy" }</button>
+            <textarea id="embed-iframe" readonly=true data-testid="embed-iframe" rows="3" onfocus={select.clone()} value={iframe} />
+            <label for="embed-script">{ "Or the files in your page, made live by embed.js: everything a share link holds (the Puppet, the node and other nodes, the facts, each lookup with its merge, default and type). Add data-compact to the div for rows that open Why when clicked, data-readonly for a page that is only read:" }</label>
+            <button type="button" data-testid="copy-embed-script" onclick={copy_of(script.clone())}>{ "Copy" }</button>
             <textarea id="embed-script" readonly=true data-testid="embed-script" rows="6" value={script} onfocus={select} />
         </section>
     }

@@ -47,6 +47,8 @@ pub struct ToolbarProps {
     pub on_list_works: Callback<()>,
     /// Opens the tour at the first lesson not passed yet.
     pub on_tour: Callback<()>,
+    /// Whether the page shows the welcome to someone new: the tour is offered.
+    pub welcome: bool,
 }
 
 /// The value of the Works menu's choice that forgets the work on show.
@@ -127,8 +129,13 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
         <header class="topbar">
             <h1>{ "Hiera Playground" }</h1>
             <div class="toolbar">
-                <button type="button" data-testid="open-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
-                    title="Learn Hiera with lessons: a task each, checked as you type">{ "Tour" }</button>
+                if props.welcome {
+                    <button type="button" class="offer" data-testid="start-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
+                        title="New to Hiera? Fifteen short lessons, each a task the page checks as you type">{ "Take the tour" }</button>
+                } else {
+                    <button type="button" data-testid="open-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
+                        title="Learn Hiera with lessons: a task each, checked as you type">{ "Tour" }</button>
+                }
                 <select aria-label="Open an example" data-testid="gallery" onchange={on_example}>
                     <option value="" selected=true>{ "Examples…" }</option>
                     <option value="blank">{ "Blank document" }</option>
