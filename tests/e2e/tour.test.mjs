@@ -121,3 +121,20 @@ test("the keyboard reaches every control of a lesson", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a lesson embeds in a docs page: its panel above the embedded playground, checked as in the page", async () => {
+  const { page, errors, context } = await openPage(env.browser);
+  await page.setContent(`<!doctype html><body><iframe src="${env.server.url}index.html?embed&lesson=08-unique-merge" style="width:900px;height:800px"></iframe></body>`);
+  const frame = await eventually(() => page.frames().find((f) => f.url().includes("lesson=")), Boolean, { message: "the frame" });
+  await eventually(() => frame.locator("[data-testid=tour]").getAttribute("data-lesson").catch(() => null), (l) => l === "08-unique-merge.yaml", {
+    message: "the lesson in the embed",
+  });
+  await frame.locator("[data-testid=embed]").waitFor();
+  assert.deepEqual(await frame.$$eval("[data-testid=tour-check]", (els) => els.map((e) => e.dataset.passed)), ["false"]);
+  await frame.click("[data-testid=tour-solution]");
+  await eventually(() => frame.$$eval("[data-testid=tour-check]", (els) => els.map((e) => e.dataset.passed)), (c) => c.join() === "true");
+  // The embed keeps its own address.
+  assert.match(frame.url(), /\?embed&lesson=08-unique-merge$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

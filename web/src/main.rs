@@ -63,7 +63,7 @@ fn app(props: &AppProps) -> Html {
     let open_lesson = hooks::use_tour::use_tour(&state);
 
     if matches!(state.view, View::Embed { .. }) {
-        return html! { <Embed state={(*state).clone()} {dispatch} /> };
+        return html! { <Embed state={(*state).clone()} {dispatch} {open_lesson} /> };
     }
     let paths: Vec<String> = state.document().files.iter().map(|(p, _)| p.clone()).collect();
     let toggle = |open: bool, action: fn(bool) -> Action| dispatch.reform(move |_| action(!open));

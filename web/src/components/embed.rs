@@ -1,12 +1,13 @@
 //! `?embed`: the compact view an iframe shows (files as tabs, the editor, the
 //! lookups, and a link that opens the whole playground); with `&compact`,
 //! the rows show their answers only and Why opens under them for the row
-//! clicked.
+//! clicked; with `&lesson=NAME`, a lesson of the tour above them.
 
 use yew::prelude::*;
 
 use crate::components::editor::{language_of, Editor};
 use crate::components::lookups::Lookups;
+use crate::components::tour::TourPanel;
 use crate::components::why::Why;
 use crate::hooks::use_share_link::use_share_link;
 use crate::state::{Action, State, View};
@@ -18,6 +19,8 @@ pub struct EmbedProps {
     pub state: State,
     /// Where actions go.
     pub dispatch: Callback<Action>,
+    /// Opens a lesson of the tour by file name (`?embed&lesson=NAME`).
+    pub open_lesson: Callback<String>,
 }
 
 /// The embedded page.
@@ -42,6 +45,9 @@ pub fn embed(props: &EmbedProps) -> Html {
         <div class="embed" data-testid="embed" data-revision={state.revision.to_string()}>
             if let Some(n) = &state.notice {
                 <div class="notice error" role="alert" data-testid="notice">{ &n.text }</div>
+            }
+            if let Some(tour) = state.tour.clone() {
+                <TourPanel {tour} open={props.open_lesson.clone()} dispatch={dispatch.clone()} />
             }
             <nav class="embed-files" role="tablist" aria-label="Files">{ tabs }</nav>
             if let (Some(path), Some(text)) = (state.open_file.clone(), state.open_text()) {

@@ -1,14 +1,14 @@
 //! The tour: its lessons are fetched when it opens (`lessons/`, not in the
 //! page's first download), a lesson opens beside the visitor's work with a
-//! link of its own (`?lesson=NAME`), and the lessons passed are kept in the
-//! browser.
+//! link of its own (`?lesson=NAME`; `?embed&lesson=NAME` in a frame), and the
+//! lessons passed are kept in the browser.
 
 use hiera_core::lesson::Lesson;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::state::{Action, Notice, State};
+use crate::state::{Action, Notice, State, View};
 
 /// Opens the lesson named in the address (`?lesson=NAME`) once, keeps the
 /// lessons passed, and gives the callback that opens a lesson by file name
@@ -38,16 +38,20 @@ pub fn use_tour(state: &UseReducerHandle<State>) -> Callback<String> {
             }
         });
     }
-    // What the learner passed outlives the page; the lesson's link follows the lesson on show.
+    // What the learner passed outlives the page; the lesson's link follows
+    // the lesson on show (an embed's address is its page's to keep).
     let shown = state.tour.as_ref().map(|t| (t.name(), t.passed.clone()));
-    use_effect_with(shown, |shown| match shown {
+    let embedded = matches!(state.view, View::Embed { .. });
+    use_effect_with(shown, move |shown| match shown {
         Some((name, passed)) => {
             let lines: Vec<&str> = passed.iter().map(|p| p.as_str()).collect();
             browser::save(browser::TOUR, &lines.join("\n"));
-            browser::replace_query(&format!("lesson={}", name.trim_end_matches(".yaml")));
+            if !embedded {
+                browser::replace_query(&format!("lesson={}", name.trim_end_matches(".yaml")));
+            }
         }
         None => {
-            if browser::query().iter().any(|(k, _)| k == "lesson") {
+            if !embedded && browser::query().iter().any(|(k, _)| k == "lesson") {
                 browser::replace_query("");
             }
         }
