@@ -32,7 +32,7 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
     assert.equal(await fetchedLessons(), 0);
     await page.click("[data-testid=start-tour]");
     await lessonShown(page, "01-first-found.yaml");
-    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 15: The hierarchy$/);
+    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 20: The hierarchy$/);
     assert.deepEqual(await checks(page), [false, true, false]);
     assert.match(page.url(), /\?lesson=01-first-found$/);
     await page.screenshot({ path: `${SCREENSHOTS}/tour-${device}.png`, fullPage: width < 500 });
@@ -80,23 +80,23 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
     await replaceEditorText(page, "profile::base::motd: Managed by Puppet\nntp::servers:\n  - ntp.example.com\n");
     await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 3 passed" });
 
-    // Lesson 5, chosen from the list: a literal answer is not enough; interpolation is.
-    await page.selectOption("[data-testid=tour-lessons]", "05-interpolation.yaml");
-    await lessonShown(page, "05-interpolation.yaml");
+    // Lesson 7, chosen from the list: a literal answer is not enough; interpolation is.
+    await page.selectOption("[data-testid=tour-lessons]", "07-interpolation.yaml");
+    await lessonShown(page, "07-interpolation.yaml");
     await openFile(page, "data/common.yaml");
     await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: Welcome to web01, run by Example Corp\n");
     await eventually(() => checks(page), (c) => c[0] === true && c[1] === false, { message: "the literal text passes only the answer" });
     await replaceEditorText(page, "site::name: Example Corp\nprofile::base::motd: \"Welcome to %{facts.networking.hostname}, run by %{lookup('site::name')}\"\n");
-    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 5 passed" });
+    await eventually(() => checks(page), (c) => c.every(Boolean), { message: "lesson 7 passed" });
 
     // The lessons passed are kept, and a lesson's link opens it after a reload.
     await page.reload();
-    await lessonShown(page, "05-interpolation.yaml");
+    await lessonShown(page, "07-interpolation.yaml");
     const options = await page.locator("[data-testid=tour-lessons] option").allInnerTexts();
-    assert.deepEqual(options.slice(0, 6), ["✓ 1. First found", "✓ 2. Facts in paths", "✓ 3. Layers", "4. Paths", "✓ 5. Interpolation", "6. Alias"]);
+    assert.deepEqual(options.slice(0, 8), ["✓ 1. First found", "✓ 2. Facts in paths", "✓ 3. Layers", "4. Paths", "5. Glob", "6. Mapped paths", "✓ 7. Interpolation", "8. Alias"]);
     // The solution, shown, passes; closing the tour leaves the lesson's link.
     await page.click("[data-testid=tour-next]");
-    await lessonShown(page, "06-alias.yaml");
+    await lessonShown(page, "08-alias.yaml");
     assert.deepEqual(await checks(page), [false]);
     await page.click("[data-testid=tour-solution]");
     await eventually(() => checks(page), (c) => c.every(Boolean), { message: "the solution passes" });
@@ -109,8 +109,8 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
 }
 
 test("the keyboard reaches every control of a lesson", async () => {
-  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=15-class-parameters`);
-  await lessonShown(page, "15-class-parameters.yaml");
+  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=20-class-parameters`);
+  await lessonShown(page, "20-class-parameters.yaml");
   await page.locator("[data-testid=tour-hint-button]").focus();
   await page.keyboard.press("Enter");
   assert.equal(await page.locator("[data-testid=tour-hint]").count(), 1);
@@ -124,9 +124,9 @@ test("the keyboard reaches every control of a lesson", async () => {
 
 test("a lesson embeds in a docs page: its panel above the embedded playground, checked as in the page", async () => {
   const { page, errors, context } = await openPage(env.browser);
-  await page.setContent(`<!doctype html><body><iframe src="${env.server.url}index.html?embed&lesson=08-unique-merge" style="width:900px;height:800px"></iframe></body>`);
+  await page.setContent(`<!doctype html><body><iframe src="${env.server.url}index.html?embed&lesson=11-unique-merge" style="width:900px;height:800px"></iframe></body>`);
   const frame = await eventually(() => page.frames().find((f) => f.url().includes("lesson=")), Boolean, { message: "the frame" });
-  await eventually(() => frame.locator("[data-testid=tour]").getAttribute("data-lesson").catch(() => null), (l) => l === "08-unique-merge.yaml", {
+  await eventually(() => frame.locator("[data-testid=tour]").getAttribute("data-lesson").catch(() => null), (l) => l === "11-unique-merge.yaml", {
     message: "the lesson in the embed",
   });
   await frame.locator("[data-testid=embed]").waitFor();
@@ -134,7 +134,7 @@ test("a lesson embeds in a docs page: its panel above the embedded playground, c
   await frame.click("[data-testid=tour-solution]");
   await eventually(() => frame.$$eval("[data-testid=tour-check]", (els) => els.map((e) => e.dataset.passed)), (c) => c.join() === "true");
   // The embed keeps its own address.
-  assert.match(frame.url(), /\?embed&lesson=08-unique-merge$/);
+  assert.match(frame.url(), /\?embed&lesson=11-unique-merge$/);
   assert.deepEqual(errors, []);
   await context.close();
 });
