@@ -14,6 +14,7 @@ USAGE
   hiera-lookup class [OPTIONS] CLASS...
   hiera-lookup check --facts-dir DIR [OPTIONS] CLASS...|--classes FILE|--all-classes
   hiera-lookup lint --facts-dir DIR [OPTIONS]
+  hiera-lookup reduce [OPTIONS] [--with-keys] KEY... > case.yaml
   hiera-lookup conformance [--exact] CASE_OR_DIR...
   hiera-lookup bench [--passes N] [--out FILE] REPO
 
@@ -78,6 +79,17 @@ LINT
   list of {kind, file, line, key, nodes, message}. Exit status: 0 nothing
   found, 1 findings, 2 error.
 
+REDUCE
+  The smallest document, in the case format, that gives each KEY (looked up
+  with the options given) the answer and --explain text the tree gives it:
+  only the hiera.yaml files, the data files the lookups read and, of each,
+  the keys searched there, the facts and node name the answers depend on.
+  Every step is checked with the engine, and not taken if an answer or its
+  explanation would change. Private keys are left out unless --with-keys
+  (their eyaml values then fail, as on a Puppet without the key). The
+  document opens in the page and runs under `conformance`; what was left
+  out is said on standard error.
+
 EXIT STATUS
   0 found, 1 not found, 2 error
 ";
@@ -124,6 +136,8 @@ pub enum Command {
     Check(Box<Options>),
     /// Review the data for every node of a facts directory.
     Lint(Box<Options>),
+    /// The smallest document that reproduces lookups.
+    Reduce(Box<Options>),
 }
 
 /// The options of a lookup.
@@ -160,6 +174,8 @@ pub struct Options {
     pub classes_file: Option<String>,
     /// `check --all-classes`.
     pub all_classes: bool,
+    /// `reduce --with-keys`: keep the private keys.
+    pub with_keys: bool,
 }
 
 impl Options {
@@ -201,7 +217,8 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     let class = argv.first().map(String::as_str) == Some("class");
     let check = argv.first().map(String::as_str) == Some("check");
     let lint = argv.first().map(String::as_str) == Some("lint");
-    let argv = if diff || class || check || lint { &argv[1..] } else { argv };
+    let reduce = argv.first().map(String::as_str) == Some("reduce");
+    let argv = if diff || class || check || lint || reduce { &argv[1..] } else { argv };
     let mut o = Options { environment: "production".into(), ..Options::default() };
     // lexopt reads `--flag value`, `--flag=value` and `--` (every argument
     // after it a key); the messages are puppet lookup's.
@@ -240,6 +257,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Long("all") => o.all = true,
             Long("classes") if check => o.classes_file = Some(value(&mut p, "classes")?),
             Long("all-classes") if check => o.all_classes = true,
+            Long("with-keys") if reduce => o.with_keys = true,
             Long("render-as") => {
                 o.markdown = false;
                 o.render_as = Some(match value(&mut p, "render-as")?.as_str() {
@@ -266,6 +284,15 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             return Err("No keys were given to lookup.".into());
         }
         return Ok(Command::Diff(Box::new(o)));
+    }
+    if reduce {
+        if o.keys.is_empty() {
+            return Err("reduce needs the keys whose lookups the example must reproduce".into());
+        }
+        if o.root.is_none() && o.env_dir.is_none() {
+            return Err("give --root DIR or --env-dir DIR".into());
+        }
+        return Ok(Command::Reduce(Box::new(o)));
     }
     if lint {
         if o.facts_dir.is_none() {

@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod classes;
 mod lint;
+mod reduce;
 mod tree;
 
 use args::{Command, Options, RenderAs};
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Ok(Command::Class(options)) => classes::run(&options),
         Ok(Command::Check(options)) => classes::check(&options),
         Ok(Command::Lint(options)) => lint::run(&options),
+        Ok(Command::Reduce(options)) => reduce::run(&options),
         Err(message) => {
             eprintln!("Error: {message}\nRun 'hiera-lookup --help' for more details");
             ExitCode::from(2)

@@ -700,3 +700,30 @@ fn a_facts_directory_takes_facterdb_s_files() {
         r#"{"debian-12-x86_64":{"pkg":"apt"},"rocky-9-x86_64":{"pkg":"dnf"},"windows-2022-x86_64":{"pkg":"common"}}"#
     );
 }
+
+#[test]
+fn reduce_writes_the_smallest_case_that_gives_the_same_answer() {
+    let scratch = Scratch::new("reduce");
+    environment(&scratch, "env");
+    scratch
+        .write("env/data/common.yaml", "ntp::servers: [0.pool.ntp.org]\nmotd: common\nsecret: hunter2\n")
+        .write("env/data/nodes/db01.yaml", "motd: db01\n")
+        .write("env/manifests/site.pp", "node default { }\n")
+        .write("facts.yaml", "role: web\nunused: {big: fact}\n");
+    // (--explain prints the whole facts hash when a value interpolates a fact:
+    // here none does, so the facts the hierarchy does not read can go.)
+    scratch.write("env/data/nodes/web01.yaml", "motd: web01\n");
+    let out = run(&["reduce", "--env-dir", "env", "--facts", "facts.yaml", "--node", "web01", "motd"], &scratch.0);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let case = stdout(&out);
+    assert!(case.contains("  hiera.yaml: |"), "{case}");
+    assert!(case.contains("  data/nodes/web01.yaml: |\n    motd: web01\n"), "{case}");
+    for gone in ["hunter2", "ntp::servers", "db01", "site.pp", "unused", "motd: common"] {
+        assert!(!case.contains(gone), "{gone} should be left out: {case}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("Left out: "), "{}", String::from_utf8_lossy(&out.stderr));
+    // The case runs as a document: the page opens it, conformance reads it.
+    scratch.write("case.yaml", &case);
+    assert_eq!(run(&["conformance", "case.yaml"], &scratch.0).status.code(), Some(0));
+    assert_eq!(run(&["reduce", "--env-dir", "env"], &scratch.0).status.code(), Some(2));
+}

@@ -7,6 +7,7 @@ pub mod case;
 pub mod fleet;
 pub mod lesson;
 pub mod playground;
+pub mod reduce;
 pub mod report;
 pub mod review;
 pub mod share;

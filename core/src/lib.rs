@@ -67,7 +67,7 @@ mod document;
 // The public modules, by their short names.
 use backends::data;
 pub use backends::eyaml;
-pub use document::{archive, case, fleet, lesson, playground, report, review, share, steps};
+pub use document::{archive, case, fleet, lesson, playground, reduce, report, review, share, steps};
 pub use formats::{hocon, json, yaml};
 pub use load::{facts, fs};
 

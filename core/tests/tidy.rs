@@ -36,7 +36,7 @@ const PUBLIC: [&str; 14] = [
     "pub mod classes;",
     "pub mod value;",
     "pub use backends::eyaml;",
-    "pub use document::{archive, case, fleet, lesson, playground, report, review, share, steps};",
+    "pub use document::{archive, case, fleet, lesson, playground, reduce, report, review, share, steps};",
     "pub use formats::{hocon, json, yaml};",
     "pub use load::{facts, fs};",
     "pub mod internals {",
