@@ -345,3 +345,39 @@ test("a case file dropped onto the page opens as Open does", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a minimal example of a dropped repository's lookup opens beside the work, and its link shows the same answer elsewhere", async () => {
+  const repo = `${ROOT}target/drop/minimal-repo`;
+  await writeTree(repo, {
+    "hiera.yaml": "version: 5\nhierarchy:\n  - name: Roles\n    path: \"roles/%{facts.role}.yaml\"\n  - name: Common\n    path: common.yaml\n",
+    "data/common.yaml": "profile::port: 80\nprofile::secret: hunter2\nntp::servers: [pool.ntp.org]\n",
+    "data/roles/web.yaml": "profile::port: 8443\nprofile::workers: 4\n",
+    "data/roles/db.yaml": "profile::port: 5432\n",
+    "facts.yaml": "role: web\nos: {family: Debian}\n",
+  });
+  const { page, context, errors } = await openPage(env.browser, env.server.url);
+  await rowsWhen(page, (rs) => rs.length > 0 && rs.every((r) => r.status));
+  await drop(page, [repo]);
+  await eventually(() => filePaths(page), (ps) => ps.includes("data/roles/db.yaml"), { message: "the repository" });
+  const row = await addLookup(page);
+  await row.locator("[data-testid=lookup-key]").fill("profile::port");
+  await attrWhen(row, "data-value-json", "8443");
+  await row.locator("[data-testid=share-minimal]").click();
+  await eventually(() => page.locator("[data-testid=notice] span").textContent(), (t) => /^The smallest example of this lookup/.test(t ?? ""), { message: "the notice" });
+  assert.match(await page.locator("[data-testid=notice] span").textContent(), /Left out: 1 file, 4 keys, 1 fact\./);
+  assert.deepEqual([...(await filePaths(page))].sort(), ["data/common.yaml", "data/roles/web.yaml", "hiera.yaml"]);
+  await page.locator("[data-testid=back-to-my-work]").waitFor();
+  const link = await eventually(() => page.locator("[data-testid=report-link]").inputValue(), (l) => l.includes("#"), { message: "the link" });
+  assert.doesNotMatch(await page.locator("[data-testid=report-markdown]").inputValue(), /hunter2/);
+  // A fresh browser opens the link: the same answer, from the few files it holds.
+  const other = await openPage(env.browser);
+  await other.page.goto(link);
+  await attrWhen(other.page.locator("[data-testid=lookup-row]").first(), "data-value-json", "8443");
+  // The work is still there.
+  await page.click("[data-testid=back-to-my-work]");
+  await eventually(() => filePaths(page), (ps) => ps.includes("data/roles/db.yaml"), { message: "back to the work" });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await other.context.close();
+  await context.close();
+});

@@ -269,3 +269,17 @@ test("All keys wraps a long key after a ::, never inside a name", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("an edit made just before another document is shown is kept: the work is saved as it is left", async () => {
+  const { page, errors, context } = await openPage(env.browser, env.server.url);
+  await page.locator("[data-testid=node-input]").fill("first.example.com");
+  await eventually(() => savedWork(page), (t) => t.includes("first.example.com"));
+  // The last edit, then at once (within the autosave's delay) an example over it.
+  await page.locator("[data-testid=node-input]").fill("last-edit.example.com");
+  await page.selectOption("[data-testid=gallery]", "03-hash-merge.yaml");
+  await page.locator("[data-testid=shared-bar]").waitFor();
+  await page.click("[data-testid=back-to-my-work]");
+  await eventually(() => page.locator("[data-testid=node-input]").inputValue(), (n) => n === "last-edit.example.com", { message: "the last edit back" });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -361,6 +361,9 @@ pub enum Action {
     RestartLesson,
     /// Close the tour.
     CloseTour,
+    /// Show, beside the work, the smallest document that gives the `i`-th
+    /// lookup the same answer and explanation, with Report it open.
+    ShareMinimal(usize),
 }
 
 impl State {
@@ -898,6 +901,22 @@ impl Reducible for State {
                 }
             }
             Action::CloseTour => s.tour = None,
+            Action::ShareMinimal(i) => {
+                let doc = s.document().clone();
+                if let Some(lookup) = doc.lookups.get(i).cloned() {
+                    let reduced = hiera_core::reduce::reduce(&doc, &[lookup], s.include_private_keys);
+                    let mine = s.work.clone().or_else(|| s.mine.clone());
+                    s.load(reduced.document.clone());
+                    s.view = View::Shared;
+                    s.mine = mine;
+                    s.report_open = true;
+                    let text = format!(
+                        "The smallest example of this lookup, beside your work (\"Back to my work\" returns to it): share its link, or Report it. {}",
+                        reduced.summary()
+                    );
+                    s.notice = Some(Notice { text, error: false });
+                }
+            }
             Action::Keep => s.become_work(crate::works::new_id().into()),
             Action::Fork => {
                 s.become_work(crate::works::new_id().into());
@@ -1234,6 +1253,25 @@ mod tests {
         assert!(act(&as_work(&again), Action::ShowSolution).tour.as_ref().unwrap().done());
         assert!(act(&again, Action::CloseTour).tour.is_none());
         assert!(act(&again, Action::Load(Document::blank())).tour.is_none(), "another document ends the lesson");
+    }
+
+    #[test]
+    fn a_minimal_example_of_a_lookup_opens_beside_the_work_with_report_it() {
+        let mut state = (*welcome()).clone();
+        state.work = Some("work".into());
+        let state = Rc::new(state);
+        let size = state.document().to_yaml().len();
+        let minimal = act(&state, Action::ShareMinimal(0));
+        assert_eq!((minimal.view.clone(), minimal.report_open), (View::Shared, true));
+        assert_eq!(minimal.mine.as_deref(), Some("work"), "the work is kept to go back to");
+        assert!(minimal.document().to_yaml().len() < size / 2, "{:?}", minimal.document().files);
+        assert!(
+            !minimal.document().files.iter().any(|(_, t)| t.contains("vhosts")),
+            "keys no lookup of it reads are gone"
+        );
+        assert_eq!(minimal.document().lookups.len(), 1);
+        assert_eq!(answer(&minimal, 0), answer(&state, 0));
+        assert!(minimal.notice.as_ref().unwrap().text.contains("Left out: "));
     }
 
     #[test]

@@ -268,6 +268,11 @@ fn row(i: usize, l: &CaseLookup, props: &LookupsProps, warnings: &[&Warning]) ->
             if merge.strategy == "deep" { { deep_options(&merge, &set_merge, props.readonly) } }
             if empty { <p class="muted" data-testid="lookup-empty">{ "Type a key to look it up." }</p> }
             { result.map(|r| answer_view(r, l, props)).unwrap_or_default() }
+            if selected && !props.readonly && result.is_some() {
+                <button type="button" class="link" data-testid="share-minimal" tabindex={inner}
+                    title="The smallest document that gives this lookup the same answer and explanation: only the files, keys and facts it reads"
+                    onclick={props.dispatch.reform(move |_: MouseEvent| Action::ShareMinimal(i))}>{ "Share a minimal example" }</button>
+            }
             if !warnings.is_empty() {
                 <ul class="row-warnings">
                     { for warnings.iter().map(|w| html! { <li class="warning" data-kind={w.kind}>{ "⚠ " }{ &w.message }{ " " }{ crate::components::why::doc_link(w, inner) }</li> }) }

@@ -37,6 +37,7 @@ pub fn report(props: &ReportProps) -> Html {
     let (markdown, script) = (*made).clone();
     let select = Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select());
     let iframe = link.as_deref().map(iframe_markup).unwrap_or_else(|| "Making the link…".into());
+    let select_input = Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select());
     let copy_of = |text: String| Callback::from(move |_: MouseEvent| browser::copy(&text));
     html! {
         <section class="report" data-testid="report" aria-label="Report it">
@@ -45,6 +46,9 @@ pub fn report(props: &ReportProps) -> Html {
                 <button type="button" class="icon" aria-label="Close" onclick={props.onclose.reform(|_| ())}>{ "×" }</button>
             </div>
             <p class="muted">{ if state.include_private_keys { "Private keys are included, as you chose for share links." } else { "Private keys are left out, as in share links: eyaml values then fail to decrypt." } }</p>
+            <h3>{ "A link to this document" }</h3>
+            <button type="button" data-testid="copy-report-link" onclick={copy_of(link.as_deref().unwrap_or_default().to_string())}>{ "Copy the link" }</button>
+            <input type="text" readonly=true data-testid="report-link" aria-label="A link to this document" value={link.clone().unwrap_or_default()} onfocus={select_input} />
             <h3>{ "Markdown, for an issue or a chat" }</h3>
             <button type="button" data-testid="copy-markdown" onclick={copy_of(markdown.clone())}>{ "Copy Markdown" }</button>
             <textarea readonly=true data-testid="report-markdown" aria-label="The document as Markdown" rows="8" value={markdown} placeholder="Making the report…" onfocus={select.clone()} />

@@ -37,6 +37,20 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
         let latest = latest.clone();
         use_effect_with((state.revision, state.work.clone()), move |(revision, work)| {
             let (revision, dispatch) = (*revision, latest.borrow().dispatcher());
+            // Another document shown within the delay (an example, a minimal
+            // example, another work) must not cost the last edits: the work
+            // as it was is saved at once when it stops being the one on show.
+            // (A load gives the new document an engine of its own, so the
+            // state kept here still holds this work's.)
+            let shown = (**latest.borrow()).clone();
+            let leaving = {
+                let (latest, work) = (latest.clone(), work.clone());
+                move || {
+                    if let Some(id) = work.filter(|id| latest.borrow().work.as_ref() != Some(id)) {
+                        let _ = works::save(&id, &shown.document());
+                    }
+                }
+            };
             if let Some(id) = work.clone() {
                 spawn_local(async move {
                     yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -60,6 +74,7 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
                     }
                 });
             }
+            leaving
         });
     }
     // Leaving while the work is not saved loses it: the browser asks first.
