@@ -32,7 +32,7 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
     assert.equal(await fetchedLessons(), 0);
     await page.click("[data-testid=start-tour]");
     await lessonShown(page, "01-first-found.yaml");
-    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 20: The hierarchy$/);
+    assert.match(await page.locator("[data-testid=tour-title]").innerText(), /^Lesson 1 of 21: The hierarchy$/);
     assert.deepEqual(await checks(page), [false, true, false]);
     assert.match(page.url(), /\?lesson=01-first-found$/);
     await page.screenshot({ path: `${SCREENSHOTS}/tour-${device}.png`, fullPage: width < 500 });
@@ -109,8 +109,8 @@ for (const [width, height, device] of [[1280, 800, "desktop"], [390, 844, "phone
 }
 
 test("the keyboard reaches every control of a lesson", async () => {
-  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=20-class-parameters`);
-  await lessonShown(page, "20-class-parameters.yaml");
+  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=21-class-parameters`);
+  await lessonShown(page, "21-class-parameters.yaml");
   await page.locator("[data-testid=tour-hint-button]").focus();
   await page.keyboard.press("Enter");
   assert.equal(await page.locator("[data-testid=tour-hint]").count(), 1);
@@ -135,6 +135,17 @@ test("a lesson embeds in a docs page: its panel above the embedded playground, c
   await eventually(() => frame.$$eval("[data-testid=tour-check]", (els) => els.map((e) => e.dataset.passed)), (c) => c.join() === "true");
   // The embed keeps its own address.
   assert.match(frame.url(), /\?embed&lesson=11-unique-merge$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the eyaml lesson decrypts in the page with the lesson's key pair, once the value is an ENC block", async () => {
+  const { page, errors, context } = await openPage(env.browser, `${env.server.url}?lesson=19-eyaml`);
+  await lessonShown(page, "19-eyaml.yaml");
+  // The plain password answers, but is not kept encrypted: two checks fail.
+  await eventually(() => checks(page), (c) => JSON.stringify(c) === "[true,false,false]", { message: "the plain value fails the lesson" });
+  await page.click("[data-testid=tour-solution]");
+  await eventually(() => checks(page), (c) => c.every(Boolean), { message: "the encrypted value passes" });
   assert.deepEqual(errors, []);
   await context.close();
 });

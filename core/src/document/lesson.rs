@@ -41,6 +41,8 @@ pub enum Check {
         /// The text.
         text: String,
     },
+    /// The lookup's value was decrypted from an eyaml block.
+    Encrypted(String),
     /// The lookup's value comes (in part) from this hierarchy level.
     Level {
         /// The key looked up.
@@ -120,8 +122,8 @@ impl Lesson {
 }
 
 /// A check as the lesson writes it: `{answer: LOOKUP}` (a lookup with its
-/// `expect:`), `{unchanged: PATH}`, `{contains: TEXT, file: PATH}` or
-/// `{level: NAME, key: KEY}`.
+/// `expect:`), `{unchanged: PATH}`, `{contains: TEXT, file: PATH}`,
+/// `{encrypted: KEY}` or `{level: NAME, key: KEY}`.
 fn check(v: &Value) -> Result<Check, Error> {
     let Value::Hash(h) = v else { return Err(Error::lookup("lesson: each check must be a mapping")) };
     if let Some(lookup) = h.get(&Str("answer")) {
@@ -134,13 +136,18 @@ fn check(v: &Value) -> Result<Check, Error> {
     if let Some(path) = h.get(&Str("unchanged")) {
         return Ok(Check::Unchanged(path.to_ruby_s()));
     }
+    if let Some(key) = h.get(&Str("encrypted")) {
+        return Ok(Check::Encrypted(key.to_ruby_s()));
+    }
     if let (Some(text), Some(file)) = (h.get(&Str("contains")), h.get(&Str("file"))) {
         return Ok(Check::Contains { file: file.to_ruby_s(), text: text.to_ruby_s() });
     }
     if let (Some(level), Some(key)) = (h.get(&Str("level")), h.get(&Str("key"))) {
         return Ok(Check::Level { key: key.to_ruby_s(), level: level.to_ruby_s() });
     }
-    Err(Error::lookup("lesson: a check is 'answer', 'unchanged', 'contains' with 'file', or 'level' with 'key'"))
+    Err(Error::lookup(
+        "lesson: a check is 'answer', 'unchanged', 'contains' with 'file', 'encrypted', or 'level' with 'key'",
+    ))
 }
 
 impl Check {
@@ -164,6 +171,16 @@ impl Check {
                 let holds = now.document().files.iter().any(|(p, t)| p == file && t.contains(text.as_str()));
                 let result = if holds { Ok(()) } else { Err(format!("{file} does not have {text}")) };
                 (format!("{file} has {text}"), result)
+            }
+            Check::Encrypted(key) => {
+                let request = crate::Request { keys: vec![key.clone()], explain: true, ..Default::default() };
+                let answer = now.hiera().lookup(&request);
+                let steps = answer.explanation.as_ref().map(crate::document::steps::merge_steps).unwrap_or_default();
+                let decrypted =
+                    steps.iter().any(|s| s.decrypted && s.outcome == crate::document::steps::StepOutcome::Found);
+                let result =
+                    if decrypted { Ok(()) } else { Err(format!("{key} is not read from an ENC[PKCS7,...] block")) };
+                (format!("{key} is kept encrypted (eyaml)"), result)
             }
             Check::Level { key, level } => {
                 let request = crate::Request { keys: vec![key.clone()], explain: true, ..Default::default() };

@@ -131,7 +131,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             <div class="toolbar">
                 if props.welcome {
                     <button type="button" class="offer" data-testid="start-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
-                        title="New to Hiera? Twenty short lessons, each a task the page checks as you type">{ "Take the tour" }</button>
+                        title="New to Hiera? Twenty-one short lessons, each a task the page checks as you type">{ "Take the tour" }</button>
                 } else {
                     <button type="button" data-testid="open-tour" onclick={props.on_tour.reform(|_: MouseEvent| ())}
                         title="Learn Hiera with lessons: a task each, checked as you type">{ "Tour" }</button>
