@@ -282,12 +282,18 @@ thread_local! {
     static TOLD_HEIGHT: std::cell::Cell<i32> = const { std::cell::Cell::new(-1) };
 }
 
-/// Tells the embedding page how tall this page is, so the iframe fits; a
-/// height already told is not told again.
+/// Tells the embedding page how tall this page is, so the iframe fits, once
+/// the editor is in; a height already told is not told again.
 pub fn post_height() {
     // The app's own height: the document's would never shrink below the frame's.
     let app = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".embed").ok().flatten());
-    let Some(height) = app.map(|e| e.scroll_height() + 8) else { return };
+    let Some(app) = app else { return };
+    // Not while the editor is the plain textarea CodeMirror replaces: the
+    // frame would grow again when it arrives, maybe while it is seen.
+    if app.query_selector("textarea.fallback").ok().flatten().is_some() {
+        return;
+    }
+    let height = app.scroll_height() + 8;
     if TOLD_HEIGHT.with(|told| told.replace(height)) != height {
         post_message("hiera-playground:height", Some(height));
     }
