@@ -103,7 +103,10 @@ pub struct Review {
 /// Reviews the data of `hiera`'s files for `nodes` (each looked up as
 /// `hiera` looks up, in its own environment).
 pub fn review(hiera: &mut Hiera, nodes: &[Node]) -> Review {
-    let mut run = Reviewing::default();
+    let environment = nodes.first().map_or("production", |n| n.environment.as_str());
+    // The manifests are read once: their calls say which keys are read, and with which merges.
+    let calls = manifest_calls(hiera, environment);
+    let mut run = Reviewing { merges: manifest_merges(&calls), ..Reviewing::default() };
     for (i, node) in nodes.iter().enumerate() {
         // As Puppet 8's Facter gives the node: no legacy facts.
         let mut without = node.clone();
@@ -115,8 +118,7 @@ pub fn review(hiera: &mut Hiera, nodes: &[Node]) -> Review {
         hiera.set_node(node.clone());
         run.node(hiera, i);
     }
-    let environment = nodes.first().map_or("production", |n| n.environment.as_str());
-    run.finish(hiera, nodes, environment)
+    run.finish(hiera, nodes, environment, &calls)
 }
 
 /// Where a class fails: file, line, the parameter's key (or the class),
@@ -170,7 +172,7 @@ struct Reviewing {
     /// (file, line, key or class, message): the nodes a class fails for.
     types: Vec<(Failure, Nodes)>,
     /// The merges the manifests ask for, by key.
-    merges: Option<HashMap<String, Vec<String>>>,
+    merges: HashMap<String, Vec<String>>,
 }
 
 impl Reviewing {
@@ -201,7 +203,6 @@ impl Reviewing {
 
     /// What node `i` (set in `hiera`) reads and gets.
     fn node(&mut self, hiera: &Hiera, i: usize) {
-        let merges = self.merges.get_or_insert_with(|| manifest_merges(hiera)).clone();
         let mut read: Vec<Read> = Vec::new();
         for location in hiera.data_locations() {
             if !self.datadirs.iter().any(|(d, _)| *d == location.datadir) {
@@ -225,7 +226,8 @@ impl Reviewing {
             }
         }
         for (key, _) in held.into_iter().filter(|(_, count)| *count > 1) {
-            let wanted = merges.get(&key).into_iter().flatten().map(|m| Some(m.clone()));
+            let wanted: Vec<Option<String>> =
+                self.merges.get(&key).into_iter().flatten().map(|m| Some(m.clone())).collect();
             for merge in std::iter::once(None).chain(wanted) {
                 self.answer(hiera, i, &key, merge, &read);
             }
@@ -303,7 +305,7 @@ impl Reviewing {
         }
     }
 
-    fn finish(self, hiera: &Hiera, nodes: &[Node], environment: &str) -> Review {
+    fn finish(self, hiera: &Hiera, nodes: &[Node], environment: &str, calls: &[ManifestCalls]) -> Review {
         let name = |i: &usize| nodes[*i].name.clone();
         let mut review = Review::default();
         let files = hiera.files();
@@ -363,7 +365,7 @@ impl Reviewing {
         let live: Vec<&(String, Option<String>)> =
             data_files.iter().filter(|(p, _)| self.reads.contains_key(p)).collect();
         legacy_in_data(hiera, &live, &mut review);
-        unused_keys(hiera, environment, &live, &mut review);
+        unused_keys(hiera, environment, calls, &live, &mut review);
         review.findings.sort_by(|a, b| (&a.file, a.line, a.kind, &a.key).cmp(&(&b.file, b.line, b.kind, &b.key)));
         review
     }
@@ -511,11 +513,11 @@ fn legacy_in_data(hiera: &Hiera, files: &[&(String, Option<String>)], review: &m
 }
 
 /// The merges the manifests' calls ask for, by the key they name.
-fn manifest_merges(hiera: &Hiera) -> HashMap<String, Vec<String>> {
+fn manifest_merges(calls: &[ManifestCalls]) -> HashMap<String, Vec<String>> {
     let mut out: HashMap<String, Vec<String>> = HashMap::default();
-    for (_, calls) in manifest_calls(hiera, &hiera.node().environment) {
-        for call in calls.into_iter().flatten() {
-            let Some(merge) = call.merge.filter(|m| m != "first") else { continue };
+    for (_, calls) in calls {
+        for call in calls.iter().flatten() {
+            let Some(merge) = call.merge.clone().filter(|m| m != "first") else { continue };
             for key in call.keys.iter().filter_map(KeyText::literal) {
                 let merges = out.entry(key.to_string()).or_default();
                 if !merges.contains(&merge) {
@@ -527,9 +529,12 @@ fn manifest_merges(hiera: &Hiera) -> HashMap<String, Vec<String>> {
     out
 }
 
+/// A manifest's path, and its calls that look keys up or why it cannot be read.
+type ManifestCalls = (String, Result<Vec<LookupCall>, String>);
+
 /// Every manifest of the environment (its own and its modules'), with its
 /// calls that look keys up, or why it cannot be read.
-fn manifest_calls(hiera: &Hiera, environment: &str) -> Vec<(String, Result<Vec<LookupCall>, String>)> {
+fn manifest_calls(hiera: &Hiera, environment: &str) -> Vec<ManifestCalls> {
     let env = crate::case::environment_dir(environment);
     let mut dirs = vec![format!("{env}/")];
     dirs.extend(
@@ -568,8 +573,13 @@ fn root(key: &KeyText) -> KeyText {
 }
 
 /// Keys that nothing reads.
-fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<String>)], review: &mut Review) {
-    let calls = manifest_calls(hiera, environment);
+fn unused_keys(
+    hiera: &Hiera,
+    environment: &str,
+    calls: &[ManifestCalls],
+    files: &[&(String, Option<String>)],
+    review: &mut Review,
+) {
     if calls.is_empty() {
         review.notes.push("unused keys are not checked: the environment has no manifests".into());
         return;
@@ -577,7 +587,7 @@ fn unused_keys(hiera: &Hiera, environment: &str, files: &[&(String, Option<Strin
     let mut read: Vec<KeyText> = Vec::new();
     let mut computed = Vec::new();
     let mut broken = Vec::new();
-    for (path, result) in &calls {
+    for (path, result) in calls {
         match result {
             Ok(calls) => {
                 for call in calls {
