@@ -163,6 +163,21 @@ test("make keys, encrypt a value into a file, and look it up decrypted", async (
   await row.click();
   await page.locator("[data-testid=step-decrypted]").waitFor();
   await page.screenshot({ path: `${SCREENSHOTS}/eyaml-made-keys.png`, fullPage: true });
+
+  // A value selected in the editor is encrypted where it stands.
+  await page.locator("[data-testid=editor] .cm-content").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\nprofile::db::user: admin");
+  await page.keyboard.down("Shift");
+  for (let i = 0; i < "admin".length; i++) await page.keyboard.press("ArrowLeft");
+  await page.keyboard.up("Shift");
+  await page.click("[data-testid=eyaml-encrypt-selection]");
+  await eventually(() => editorText(page), (t) => /profile::db::user: ENC\[PKCS7,[^\]]+\]/.test(t), { message: "the selection encrypted" });
+  const user = await addLookup(page);
+  await user.locator("[data-testid=lookup-key]").fill("profile::db::user");
+  await attrWhen(user, "data-value-json", '"admin"', 15000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator("[data-testid=eyaml-tools]").screenshot({ path: `${SCREENSHOTS}/eyaml-tools-phone.png` });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -29,7 +29,7 @@ const BUDGET = 540 * 1024;
 // folder is opened or a zip made (extras/), when chosen (examples/, facts/,
 // the tour's lessons/),
 // or not by the page at all.
-const NOT_COUNTED = new Set(["blocks.html", "codemirror.js", "demo.html", "embed.js", "eyaml-tools.js", "panels.css", "sw.js"]);
+const NOT_COUNTED = new Set(["blocks.html", "codemirror.js", "demo.html", "embed.js", "sw.js"]);
 const NOT_COUNTED_DIRS = new Set(["backends", "facts", "extras", "lessons"]);
 
 async function files(dir) {

@@ -2,8 +2,10 @@
 //! and the HOCON reader live in a WebAssembly module of their own (crate
 //! `backends-wasm`), fetched the first time a document uses
 //! `eyaml_lookup_key` or `hocon_data` (`web/js/backends.js`), so that they
-//! cost other documents nothing. The eyaml tools (`www/eyaml-tools.js`) use
-//! the same module to make keys and encrypt.
+//! cost other documents nothing. The eyaml tools
+//! ([`crate::components::eyaml`]) use the same module to make keys and
+//! encrypt. What comes back is typed: strings and bytes, or the module's own
+//! classes, read through the getters declared here.
 
 use std::rc::Rc;
 
@@ -27,12 +29,30 @@ extern "C" {
     #[wasm_bindgen(js_name = pkcs7Decrypt, catch)]
     fn decrypt_js(cipher: &str, private_key: &[u8], public_key: &[u8]) -> Result<Vec<u8>, JsValue>;
 
-    #[wasm_bindgen(js_name = hoconParse, catch)]
-    fn hocon_parse_js(text: &str) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = pkcs7Encrypt, catch)]
+    fn encrypt_js(plain: &str, public_key: &[u8]) -> Result<String, JsValue>;
 
-    /// Draws the eyaml tools panel (see `hooks::use_eyaml_tools`).
-    #[wasm_bindgen(js_name = eyamlToolsRender)]
-    pub fn eyaml_tools_render(host: &web_sys::HtmlElement, app: &js_sys::Object) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = eyamlKeyPair)]
+    fn key_pair_js() -> js_sys::Promise;
+
+    /// backends-wasm's `KeyPair`.
+    type KeyPair;
+    #[wasm_bindgen(method, getter)]
+    fn private_pem(this: &KeyPair) -> String;
+    #[wasm_bindgen(method, getter)]
+    fn public_pem(this: &KeyPair) -> String;
+
+    #[wasm_bindgen(js_name = hoconParse, catch)]
+    fn hocon_parse_js(text: &str) -> Result<String, HoconError>;
+
+    /// backends-wasm's `HoconError`.
+    type HoconError;
+    #[wasm_bindgen(method, getter)]
+    fn message(this: &HoconError) -> String;
+    #[wasm_bindgen(method, getter)]
+    fn line(this: &HoconError) -> u32;
+    #[wasm_bindgen(method, getter)]
+    fn ruby(this: &HoconError) -> bool;
 
     #[wasm_bindgen(js_name = extrasExportZip)]
     fn extras_export_zip(document: &str) -> js_sys::Promise;
@@ -96,23 +116,18 @@ impl hiera_core::eyaml::Pkcs7 for Loaded {
 
 impl hiera_core::hocon::Reader for Loaded {
     fn parse(&self, text: &str) -> Result<Hash, hiera_core::hocon::Error> {
-        // As backends-wasm's hocon_parse writes it: line, kind, message.
-        let failed = |e: String| {
-            let mut fields = e.splitn(3, '\t');
-            let (line, kind, message) = match (fields.next(), fields.next(), fields.next()) {
-                (Some(line), Some(kind), Some(message)) => (line, kind, message),
-                _ => ("1", "parse", e.as_str()),
-            };
-            hiera_core::hocon::Error {
-                message: message.to_string(),
-                line: line.parse().unwrap_or(1),
-                ruby: kind == "ruby",
-            }
-        };
-        let json = hocon_parse_js(text).map_err(|e| failed(message(e)))?;
+        let json = hocon_parse_js(text).map_err(|e| hiera_core::hocon::Error {
+            message: e.message(),
+            line: e.line() as usize,
+            ruby: e.ruby(),
+        })?;
         match hiera_core::json::parse(&json) {
             Ok(Value::Hash(hash)) => Ok(hash),
-            _ => Err(failed("the HOCON reader returned no hash".into())),
+            _ => Err(hiera_core::hocon::Error {
+                message: "the HOCON reader returned no hash".into(),
+                line: 1,
+                ruby: false,
+            }),
         }
     }
 }
@@ -123,6 +138,23 @@ pub struct Backends {
     pub pkcs7: Rc<dyn hiera_core::eyaml::Pkcs7>,
     /// The HOCON reader.
     pub hocon: Rc<dyn hiera_core::hocon::Reader>,
+}
+
+/// `plain` as an `ENC[PKCS7,...]` block for the certificate `public_pem`
+/// (fetching the backends first, once).
+pub async fn encrypt(plain: &str, public_pem: &str) -> Result<String, String> {
+    load().await?;
+    encrypt_js(plain, public_pem.as_bytes()).map_err(message)
+}
+
+/// A new key pair as `eyaml createkeys` makes it, made by the browser's
+/// WebCrypto: the private key's PEM and the certificate's.
+pub async fn make_key_pair() -> Result<(String, String), String> {
+    let pair: KeyPair = JsFuture::from(key_pair_js())
+        .await
+        .map_err(|e| e.as_string().unwrap_or_else(|| js_sys::Error::from(e).message().into()))?
+        .unchecked_into();
+    Ok((pair.private_pem(), pair.public_pem()))
 }
 
 /// Fetches the backends (once).

@@ -6,6 +6,7 @@ pub mod classes;
 pub mod editor;
 pub mod embed;
 pub mod explain;
+pub mod eyaml;
 pub mod file_tree;
 pub mod lookups;
 pub mod node_panel;

@@ -1,10 +1,8 @@
 //! The page's hooks: its effects and the callbacks that act on whole documents.
 
-pub mod js_app;
 pub mod use_backends;
 pub mod use_document_io;
 pub mod use_drop;
-pub mod use_eyaml_tools;
 pub mod use_latest;
 pub mod use_page;
 pub mod use_share_link;

@@ -16,6 +16,7 @@ mod works;
 
 use components::bars;
 use components::embed::Embed;
+use components::eyaml::EyamlPanel;
 use components::report::Report;
 use components::shortcuts::Shortcuts;
 use components::toolbar::Toolbar;
@@ -46,7 +47,6 @@ fn app(props: &AppProps) -> Html {
     hooks::use_page::use_autosave(&state);
     hooks::use_page::use_embedding(&state);
     hooks::use_page::use_gallery(&state);
-    let eyaml_host = hooks::use_eyaml_tools::use_eyaml_tools(&state);
     use_effect_with(state.theme.clone(), |t| browser::apply_theme(t));
     // A link pasted into this tab changes only the fragment: open it as a
     // fresh tab would (the page changes its own fragment without this event).
@@ -89,11 +89,13 @@ fn app(props: &AppProps) -> Html {
             <Toolbar examples={(*state.examples).clone()} on_example={io.example.clone()} on_open={io.open.clone()} on_save={io.save.clone()}
                 on_export={io.export.clone()} on_reset={io.reset.clone()} on_share={io.share.clone()} theme={state.theme.clone()}
                 on_report={toggle(state.report_open, Action::ShowReport)} format={state.format} on_format={dispatch.reform(Action::SetFormat)} {on_theme}
-                on_eyaml={toggle(state.eyaml_open, Action::ShowEyaml)} works={state.works.clone()} work={state.work.clone()}
+                on_eyaml={toggle(state.eyaml.is_some(), Action::ShowEyaml)} works={state.works.clone()} work={state.work.clone()}
                 on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()}
                 on_tour={open_lesson.reform(|_| String::new())} welcome={state.work.is_none() && state.view == View::Work && state.tour.is_none()} />
             { bars::secrets_bar(&state, &dispatch) }
-            <section class="eyaml-tools" data-testid="eyaml-tools" aria-label="eyaml" ref={eyaml_host} hidden={!state.eyaml_open} />
+            if let Some(tools) = state.eyaml.clone() {
+                <EyamlPanel {tools} certificate={state.eyaml_certificate()} has_keys={state.eyaml_has_keys()} dispatch={dispatch.clone()} />
+            }
             { bars::share_bar(&state, &dispatch) }
             if state.report_open {
                 <Report state={(*state).clone()} onclose={dispatch.reform(|_| Action::ShowReport(false))} />

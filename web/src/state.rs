@@ -1,7 +1,10 @@
-//! The page's state and its one reducer. The document and its engine live in
-//! a [`Playground`]; every change goes through [`State::reduce`], which
-//! updates the engine (re-parsing only the changed file) and re-evaluates
-//! every lookup.
+//! The page's state and its one reducer. Every change goes through
+//! [`State::reduce`], which updates the document's engine, a [`Playground`]
+//! (re-parsing only the changed file), re-evaluates every lookup and keeps
+//! what the views draw: the document as it now is, the answers, what the
+//! tab on show needs. The engine is read and changed only while reducing;
+//! a state kept from before (by an effect, say) holds its own document and
+//! answers, whatever the engine became since.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -156,6 +159,32 @@ pub struct Tour {
     pub passed: Rc<Vec<AttrValue>>,
 }
 
+/// The eyaml tools, while they are open: what `eyaml createkeys` and
+/// `eyaml encrypt` do, for the document on show.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EyamlTools {
+    /// Whether a key pair is being made.
+    pub making_keys: bool,
+    /// The block the typed value was encrypted to, last.
+    pub block: Option<AttrValue>,
+}
+
+/// Where `eyaml createkeys` writes the private key, and the tools put it.
+pub const PRIVATE_KEY: &str = "/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem";
+/// Where `eyaml createkeys` writes the certificate, and the tools put it.
+pub const PUBLIC_KEY: &str = "/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem";
+
+/// What the eyaml tools report.
+#[derive(Debug)]
+pub enum Eyaml {
+    /// A key pair is being made.
+    MakingKeys,
+    /// The key pair made (private key's PEM, certificate's), or why not.
+    KeysMade(Result<(String, String), String>),
+    /// The block a typed value was encrypted to, or why not.
+    Encrypted(Result<String, String>),
+}
+
 impl Tour {
     /// The lesson's file name.
     pub fn name(&self) -> AttrValue {
@@ -176,7 +205,15 @@ pub type Shown = Same<Evaluation>;
 /// Everything the page shows.
 #[derive(Clone, PartialEq)]
 pub struct State {
+    /// The newest state's engine, shared by every state reduced from it:
+    /// only [`State::reduce`] reads it.
     engine: Same<RefCell<Playground>>,
+    /// The document as it is in this state.
+    document: Same<Document>,
+    /// The keys the data files define, for completion.
+    pub keys: Rc<Vec<String>>,
+    /// The open file's own syntax and validation problems.
+    problems: Rc<Vec<Problem>>,
     /// Bumped on every change of the document, so that views can tell.
     pub revision: u64,
     /// Bumped when another document is loaded: what was made for the one
@@ -223,8 +260,8 @@ pub struct State {
     pub tab: Tab,
     /// Whether "Report it" is open.
     pub report_open: bool,
-    /// Whether the eyaml tools are open.
-    pub eyaml_open: bool,
+    /// The eyaml tools, while they are open.
+    pub eyaml: Option<EyamlTools>,
     /// The last share link made, and the document it is for
     /// ([`State::loaded`]): it is shown only while that document is.
     pub share_link: Option<(u64, String)>,
@@ -302,9 +339,6 @@ pub enum Action {
     Notify(Notice),
     /// The optional backends have loaded: decrypt eyaml and read HOCON with them.
     BackendsReady(Same<crate::backends::Backends>),
-    /// Add files (a new key pair), leaving any that exist as they are and
-    /// the editor on the file it shows.
-    AddFiles(Vec<(String, String)>),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
     /// Pin every node's answers (or forget the pin): the Nodes table then
@@ -331,6 +365,8 @@ pub enum Action {
     ShowReport(bool),
     /// Open or close the eyaml tools.
     ShowEyaml(bool),
+    /// What the eyaml tools did.
+    Eyaml(Eyaml),
     /// A share link was made for the document loaded `.0`th (or forgotten).
     ShareLink(Option<(u64, String)>),
     /// The gallery's examples arrived.
@@ -369,10 +405,12 @@ pub enum Action {
 impl State {
     /// The page showing `doc`.
     pub fn new(doc: Document) -> State {
+        let empty = Document::from_yaml("files: {}").expect("an empty document reads");
         let mut state = State {
-            engine: Same::new(RefCell::new(Playground::new(
-                Document::from_yaml("files: {}").expect("an empty document reads"),
-            ))),
+            engine: Same::new(RefCell::new(Playground::new(empty.clone()))),
+            document: Same::new(empty),
+            keys: Rc::default(),
+            problems: Rc::default(),
             revision: 0,
             loaded: 0,
             edited: false,
@@ -394,7 +432,7 @@ impl State {
             view: View::Work,
             tab: Tab::Why,
             report_open: false,
-            eyaml_open: false,
+            eyaml: None,
             share_link: None,
             examples: Rc::default(),
             theme: AttrValue::default(),
@@ -406,6 +444,7 @@ impl State {
             works: Rc::default(),
         };
         state.load(doc);
+        state.note_problems();
         state
     }
 
@@ -451,9 +490,7 @@ impl State {
             if *compact {
                 self.selected = None;
             }
-            if let Some(f) =
-                file.as_ref().filter(|f| self.engine.borrow().document().files.iter().any(|(p, _)| p == *f))
-            {
+            if let Some(f) = file.as_ref().filter(|f| self.document.files.iter().any(|(p, _)| p == *f)) {
                 self.open_file = Some(f.clone());
             }
             if lookup.is_some() {
@@ -471,8 +508,8 @@ impl State {
     /// Whether the document uses eyaml or HOCON and the backends that read
     /// them are not loaded.
     pub fn wants_backends(&self) -> bool {
-        let engine = self.engine.borrow();
-        self.backends.is_none() && (engine.uses_backend("eyaml_lookup_key") || engine.uses_backend("hocon_data"))
+        self.backends.is_none()
+            && (self.document.uses_backend("eyaml_lookup_key") || self.document.uses_backend("hocon_data"))
     }
 
     /// The document as share links and exports carry it: without its
@@ -509,13 +546,8 @@ impl State {
     }
 
     /// The document as it stands.
-    pub fn document(&self) -> std::cell::Ref<'_, Document> {
-        std::cell::Ref::map(self.engine.borrow(), Playground::document)
-    }
-
-    /// The engine.
-    pub fn engine(&self) -> std::cell::Ref<'_, Playground> {
-        self.engine.borrow()
+    pub fn document(&self) -> &Document {
+        &self.document
     }
 
     /// The text of the open file.
@@ -528,11 +560,15 @@ impl State {
     /// validation problems, and lookup errors that point into it.
     pub fn markers(&self) -> Vec<Marker> {
         let Some(file) = &self.open_file else { return Vec::new() };
-        let engine = self.engine.borrow();
-        let mut markers: Vec<Marker> = engine
-            .problems(file)
-            .into_iter()
-            .map(|Problem { line, column, message }| Marker { line, column, message: message.into(), note: false })
+        let mut markers: Vec<Marker> = self
+            .problems
+            .iter()
+            .map(|Problem { line, column, message }| Marker {
+                line: *line,
+                column: *column,
+                message: message.clone().into(),
+                note: false,
+            })
             .collect();
         for e in self.results.iter() {
             if let Outcome::Failed { message, place: Some(place), .. } = &e.outcome {
@@ -569,7 +605,7 @@ impl State {
         if let Some((label, e)) = selected {
             for (step, part) in e.steps.iter().zip(parts(&e.steps)) {
                 let (Some(part), Some(origin)) = (part, &step.origin) else { continue };
-                if engine.relative(&step.path) == *file {
+                if self.document.relative(&step.path) == *file {
                     let what = match part {
                         Part::Wins => "is the answer",
                         Part::Merged => "is merged into the answer",
@@ -593,10 +629,18 @@ impl State {
     fn evaluate(&mut self) {
         self.revision += 1;
         let engine = self.engine.borrow();
+        self.document = Same::new(engine.document().clone());
+        self.keys = engine.data_keys();
         let results = engine.document().lookups.iter().map(|l| Same::new(engine.evaluate_in_both(l))).collect();
         self.results = Rc::new(results);
         drop(engine);
         self.fill_tabs();
+    }
+
+    /// The open file's problems, once it or the document changed.
+    fn note_problems(&mut self) {
+        let problems = self.open_file.as_ref().map(|f| self.engine.borrow().problems(f)).unwrap_or_default();
+        self.problems = Rc::new(problems);
     }
 
     /// What the tabs show besides the lookups: what the tab on show needs,
@@ -627,7 +671,7 @@ impl State {
     /// that fail their parameter's type in the data files); where every
     /// value came from only while Classes is on show.
     fn bind_classes(&mut self) {
-        let has_manifests = self.document().files.iter().any(|(p, _)| p.ends_with(".pp"));
+        let has_manifests = self.document.files.iter().any(|(p, _)| p.ends_with(".pp"));
         let all_sources = self.tab == Tab::Classes;
         self.classes = Same::new(if has_manifests { self.engine.borrow().classes(all_sources) } else { Vec::new() });
     }
@@ -727,14 +771,58 @@ impl State {
         });
     }
 
-    /// Adds the files the document does not have yet (a new key pair); the
-    /// file being edited stays in the editor.
+    /// Adds files, leaving any that exist as they are and the editor on the
+    /// file it shows.
     fn add_files(&mut self, files: Vec<(String, String)>) {
         let new: Vec<(String, String)> = {
             let doc = self.document();
             files.into_iter().filter(|(p, _)| !doc.files.iter().any(|(q, _)| q == p)).collect()
         };
         self.with_engine(|e| new.iter().for_each(|(p, t)| e.set_file(p, t)));
+    }
+
+    /// What the eyaml tools did: a new key pair goes where `eyaml
+    /// createkeys` writes it, failures are said.
+    fn eyaml_did(&mut self, event: Eyaml) {
+        let Some(tools) = &mut self.eyaml else { return };
+        let failed = match event {
+            Eyaml::MakingKeys => {
+                tools.making_keys = true;
+                None
+            }
+            Eyaml::KeysMade(made) => {
+                tools.making_keys = false;
+                match made {
+                    Ok((private, public)) => {
+                        self.add_files(vec![(PUBLIC_KEY.into(), public), (PRIVATE_KEY.into(), private)]);
+                        None
+                    }
+                    Err(e) => Some(format!("Could not make a key pair: {e}")),
+                }
+            }
+            Eyaml::Encrypted(Ok(block)) => {
+                tools.block = Some(block.into());
+                None
+            }
+            Eyaml::Encrypted(Err(e)) => Some(format!("Could not encrypt: {e}")),
+        };
+        if let Some(text) = failed {
+            self.notice = Some(Notice { text, error: true });
+        }
+    }
+
+    /// The certificate the eyaml tools encrypt to (path, PEM): the one
+    /// where `eyaml createkeys` puts it, else the document's first.
+    pub fn eyaml_certificate(&self) -> Option<(String, String)> {
+        let doc = self.document();
+        let mut certificates = doc.files.iter().filter(|(_, t)| t.contains("-----BEGIN CERTIFICATE-----"));
+        let first = certificates.clone().next();
+        certificates.find(|(p, _)| p == PUBLIC_KEY).or(first).cloned()
+    }
+
+    /// Whether the document has a key file where `eyaml createkeys` writes it.
+    pub fn eyaml_has_keys(&self) -> bool {
+        self.document().files.iter().any(|(p, _)| p == PRIVATE_KEY || p == PUBLIC_KEY)
     }
 
     /// Why for `class::param`, looked up with the parameter's type as
@@ -801,7 +889,7 @@ impl Action {
                 | Action::AddLookup
                 | Action::RemoveLookup(_)
                 | Action::Pin(..)
-                | Action::AddFiles(_)
+                | Action::Eyaml(Eyaml::KeysMade(Ok(_)))
                 | Action::AddNode(..)
                 | Action::RemoveNode(_)
         )
@@ -840,7 +928,11 @@ impl Reducible for State {
         let mut s = (*self).clone();
         s.edited |= matches!(
             action,
-            Action::EditFile(_) | Action::CreateFile(_) | Action::Rename(..) | Action::Delete(_) | Action::AddFiles(_)
+            Action::EditFile(_)
+                | Action::CreateFile(_)
+                | Action::Rename(..)
+                | Action::Delete(_)
+                | Action::Eyaml(Eyaml::KeysMade(Ok(_)))
         );
         if action.edits() {
             s.own_edits();
@@ -1003,7 +1095,6 @@ impl Reducible for State {
                     e.set_hocon(backends.hocon.clone());
                 });
             }
-            Action::AddFiles(files) => s.add_files(files),
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
             Action::AddNode(name, environment, facts) => {
                 let name = s.document().free_node_name(&name);
@@ -1033,11 +1124,15 @@ impl Reducible for State {
                 });
             }
             Action::ShowReport(open) => s.report_open = open,
-            Action::ShowEyaml(open) => s.eyaml_open = open,
+            Action::ShowEyaml(open) => s.eyaml = open.then(|| s.eyaml.clone().unwrap_or_default()),
+            Action::Eyaml(event) => s.eyaml_did(event),
             Action::ShareLink(link) => s.share_link = link,
             Action::Examples(examples) => s.examples = Rc::new(examples),
             Action::SetTheme(theme) => s.theme = theme.into(),
             Action::Dismiss => s.notice = None,
+        }
+        if s.open_file != self.open_file || s.revision != self.revision {
+            s.note_problems();
         }
         Rc::new(s)
     }
@@ -1099,8 +1194,16 @@ mod tests {
         assert_eq!(answer(&edited, 0), "9090");
         assert!(edited.edited && edited.revision > state.revision);
         assert!(*edited != *state);
-        let keys = act(&edited, Action::AddFiles(vec![("/etc/k.pem".into(), "key".into())]));
+        let before = state.open_text().unwrap();
+        assert!(
+            before.contains("8080") && !before.contains("9090"),
+            "a state from before keeps its document: {before}"
+        );
+        assert_eq!(answer(&state, 0), "8080", "and its answers");
+        let tools = act(&edited, Action::ShowEyaml(true));
+        let keys = act(&tools, Action::Eyaml(Eyaml::KeysMade(Ok(("private".into(), "public".into())))));
         assert_eq!(keys.open_file.as_deref(), Some("data/nodes/web01.example.com.yaml"));
+        assert!(keys.document().files.contains(&(PRIVATE_KEY.into(), "private".into())));
         let renamed = act(&keys, Action::Rename("data/nodes/".into(), "data/hosts/".into()));
         assert_eq!(renamed.open_file.as_deref(), Some("data/hosts/web01.example.com.yaml"));
         assert_eq!(answer(&renamed, 0), "80", "the per-node level no longer finds the file");
@@ -1282,9 +1385,42 @@ mod tests {
         assert!(markdown.contains("8080"), "{markdown}");
         assert!(script.contains("https://example.org/embed.js"), "{script}");
         let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n";
-        let keyed = act(&state, Action::AddFiles(vec![("keys/private_key.pkcs7.pem".into(), key.into())]));
+        let tools = act(&state, Action::ShowEyaml(true));
+        let keyed = act(&tools, Action::Eyaml(Eyaml::KeysMade(Ok((key.into(), "certificate".into())))));
         assert!(!keyed.report("").0.contains("PRIVATE KEY"), "left out by default");
         let included = act(&keyed, Action::IncludePrivateKeys(true));
         assert!(included.report("").0.contains("PRIVATE KEY"), "included when asked");
+    }
+
+    #[test]
+    fn the_eyaml_tools_make_keys_where_eyaml_does_encrypt_and_say_what_failed() {
+        let closed = welcome();
+        assert_eq!(act(&closed, Action::Eyaml(Eyaml::MakingKeys)).eyaml, None, "closed tools take nothing");
+        let open = act(&closed, Action::ShowEyaml(true));
+        let making = act(&open, Action::Eyaml(Eyaml::MakingKeys));
+        assert!(making.eyaml.as_ref().unwrap().making_keys);
+        let failed = act(&making, Action::Eyaml(Eyaml::KeysMade(Err("no WebCrypto".into()))));
+        assert!(!failed.eyaml.as_ref().unwrap().making_keys);
+        assert_eq!(
+            failed.notice.as_ref().map(|n| (n.text.as_str(), n.error)),
+            Some(("Could not make a key pair: no WebCrypto", true))
+        );
+        assert_eq!(failed.document().files, open.document().files);
+        assert_eq!(failed.eyaml_certificate(), None);
+
+        let certificate = |name: &str| format!("-----BEGIN CERTIFICATE-----\n{name}\n-----END CERTIFICATE-----\n");
+        let other = act(&failed, Action::CreateFile("certs/other.pem".into()));
+        let other = act(&other, Action::EditFile(certificate("other")));
+        assert_eq!(other.eyaml_certificate().map(|c| c.0), Some("certs/other.pem".into()), "the only one");
+        let made = act(&other, Action::Eyaml(Eyaml::KeysMade(Ok(("private".into(), certificate("made"))))));
+        assert_eq!(made.eyaml_certificate().map(|c| c.0), Some(PUBLIC_KEY.into()), "where eyaml writes it first");
+        assert_eq!(made.open_file.as_deref(), Some("certs/other.pem"));
+
+        let encrypted = act(&made, Action::Eyaml(Eyaml::Encrypted(Ok("ENC[PKCS7,x]".into()))));
+        assert_eq!(encrypted.eyaml.as_ref().unwrap().block.as_deref(), Some("ENC[PKCS7,x]"));
+        let refused = act(&encrypted, Action::Eyaml(Eyaml::Encrypted(Err("bad certificate".into()))));
+        assert_eq!(refused.notice.as_ref().unwrap().text, "Could not encrypt: bad certificate");
+        assert_eq!(refused.eyaml.as_ref().unwrap().block.as_deref(), Some("ENC[PKCS7,x]"), "the last block stays");
+        assert_eq!(act(&refused, Action::ShowEyaml(false)).eyaml, None);
     }
 }

@@ -706,6 +706,21 @@ impl Document {
         self.files.iter().filter(|(_, text)| text.contains("PRIVATE KEY-----")).map(|(p, _)| p.as_str()).collect()
     }
 
+    /// The document path of an absolute path.
+    pub fn relative(&self, path: &str) -> String {
+        let env = format!("{}/", environment_dir(&self.environment));
+        path.strip_prefix(&env).map(str::to_string).unwrap_or_else(|| path.to_string())
+    }
+
+    /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
+    /// `hocon_data`): the document then needs that backend's part the
+    /// engine may be built without
+    /// ([`Playground::set_pkcs7`](crate::playground::Playground::set_pkcs7),
+    /// [`Playground::set_hocon`](crate::playground::Playground::set_hocon)).
+    pub fn uses_backend(&self, function: &str) -> bool {
+        self.files.iter().any(|(path, text)| path.ends_with("hiera.yaml") && text.contains(function))
+    }
+
     /// This document without the files [`Document::private_keys`] names:
     /// its eyaml values then fail to decrypt, as on a Puppet without the key.
     pub fn without_private_keys(&self) -> Document {

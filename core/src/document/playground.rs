@@ -198,14 +198,6 @@ impl Playground {
         }
     }
 
-    /// Whether some hiera.yaml names `function` (`eyaml_lookup_key`,
-    /// `hocon_data`): the document then needs that backend's part the
-    /// engine may be built without ([`Playground::set_pkcs7`],
-    /// [`Playground::set_hocon`]).
-    pub fn uses_backend(&self, function: &str) -> bool {
-        self.doc.files.iter().any(|(path, text)| path.ends_with("hiera.yaml") && text.contains(function))
-    }
-
     /// Decrypts eyaml's PKCS7 blocks with `pkcs7` from now on.
     pub fn set_pkcs7(&mut self, pkcs7: Rc<dyn crate::backends::eyaml::Pkcs7>) {
         self.engines(|h| h.set_pkcs7(Some(pkcs7.clone())));
@@ -235,12 +227,6 @@ impl Playground {
         } else {
             format!("{}/{path}", environment_dir(&self.doc.environment))
         }
-    }
-
-    /// The document path of an absolute path.
-    pub fn relative(&self, path: &str) -> String {
-        let env = format!("{}/", environment_dir(&self.doc.environment));
-        path.strip_prefix(&env).map(str::to_string).unwrap_or_else(|| path.to_string())
     }
 
     /// Adds or changes a file; only it is parsed again.
@@ -418,7 +404,7 @@ impl Playground {
         let mut review = crate::review::review(&mut self.hiera, &self.doc.all_nodes());
         self.hiera.set_node(self.doc.node());
         for finding in &mut review.findings {
-            finding.file = self.relative(&finding.file);
+            finding.file = self.doc.relative(&finding.file);
         }
         review
     }
@@ -466,7 +452,7 @@ impl Playground {
                 let origin = s.origin.as_ref()?;
                 let at = origin.spans.at();
                 Some(Place {
-                    file: self.relative(&origin.file),
+                    file: self.doc.relative(&origin.file),
                     line: Some(at.line as usize),
                     column: Some(at.column as usize),
                 })
@@ -520,7 +506,7 @@ impl Playground {
 
     fn place(&self, e: &Error) -> Option<Place> {
         let file = e.file.as_ref()?;
-        Some(Place { file: self.relative(file), line: e.line, column: e.column })
+        Some(Place { file: self.doc.relative(file), line: e.line, column: e.column })
     }
 
     /// Syntax and validation problems of a file, for the editor to mark
@@ -643,7 +629,7 @@ impl Playground {
                         self.hiera.lookup(&request).explanation.as_ref().map(|e| self.sources(e)).unwrap_or_default()
                     })
                     .collect();
-                BoundClass { file: self.relative(&defined.file), binding, sources }
+                BoundClass { file: self.doc.relative(&defined.file), binding, sources }
             })
             .collect()
     }
@@ -675,7 +661,7 @@ impl Playground {
             NodeKind::Location { path, .. } => {
                 if matches!(node.event, Some(Event::Found { .. })) {
                     let line = node.origin.as_ref().map(|o| o.spans.at().line as usize);
-                    let file = self.relative(path);
+                    let file = self.doc.relative(path);
                     out.push(Source { provider: provider.clone(), level: level.clone(), file, line });
                 }
             }

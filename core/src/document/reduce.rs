@@ -106,7 +106,7 @@ pub fn reduce(doc: &Document, lookups: &[CaseLookup], with_keys: bool) -> Reduce
     let configuration = |p: &str| {
         p.ends_with("hiera.yaml") || p.ends_with("environment.conf") || p.ends_with("puppet.conf") || p.ends_with('/')
     };
-    let is_read = |engine: &Playground, p: &str| read.iter().any(|(path, _)| engine.relative(path) == p);
+    let is_read = |engine: &Playground, p: &str| read.iter().any(|(path, _)| engine.document().relative(path) == p);
     let unread: Vec<(String, String)> =
         start.files.iter().filter(|(p, _)| !configuration(p) && !is_read(&r.engine, p)).cloned().collect();
     r.try_step(
@@ -122,7 +122,7 @@ pub fn reduce(doc: &Document, lookups: &[CaseLookup], with_keys: bool) -> Reduce
         .files
         .iter()
         .filter_map(|(path, text)| {
-            let searched = read.iter().find(|(p, _)| r.engine.relative(p) == *path).map(|(_, k)| k)?;
+            let searched = read.iter().find(|(p, _)| r.engine.document().relative(p) == *path).map(|(_, k)| k)?;
             let (reduced, dropped) = reduced_text(&r.engine, path, searched)?;
             (dropped > 0).then(|| (path.clone(), text.clone(), reduced, dropped))
         })

@@ -55,10 +55,10 @@ pub fn embed(props: &EmbedProps) -> Html {
                     language={language_of(&path)} />
             }
             <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
-                keys={state.engine().data_keys()} dispatch={dispatch.clone()} readonly={*readonly || *compact} only={*lookup} why_shown={*compact} />
+                keys={state.keys.clone()} dispatch={dispatch.clone()} readonly={*readonly || *compact} only={*lookup} why_shown={*compact} />
             if let Some(evaluation) = state.selected.and_then(|i| state.results.get(i)).cloned().filter(|_| *compact) {
                 <section class="embed-why" data-testid="embed-why" aria-label="Why">
-                    <Why evaluation={Some(evaluation)} relative={{ let s = state.clone(); Callback::from(move |p: String| s.engine().relative(&p)) }}
+                    <Why evaluation={Some(evaluation)} relative={{ let s = state.clone(); Callback::from(move |p: String| s.document().relative(&p)) }}
                         reveal={dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line))} create={dispatch.reform(Action::CreateFile)} />
                 </section>
             }

@@ -41,7 +41,7 @@ pub fn workspace(state: &State, dispatch: &Callback<Action>) -> Html {
             </section>
             <section class="pane results">
                 <Lookups lookups={doc.lookups.clone()} results={state.results.clone()} selected={state.selected} format={state.format} puppet={doc.puppet}
-                    keys={state.engine().data_keys()} dispatch={dispatch.clone()} why_shown={state.tab == Tab::Why} />
+                    keys={state.keys.clone()} dispatch={dispatch.clone()} why_shown={state.tab == Tab::Why} />
                 <div class="tabs" role="tablist">
                     { for [(Tab::Why, "Why", "tab-why"), (Tab::Explain, "Explain", "tab-explain"), (Tab::AllKeys, "All keys", "tab-all-keys"), (Tab::Nodes, "Nodes", "tab-nodes"), (Tab::Classes, "Classes", "tab-classes"), (Tab::Review, "Review", "tab-review")]
                         .into_iter().map(|(tab, label, testid)| html! {
@@ -60,7 +60,7 @@ fn tab_body(state: &State, dispatch: &Callback<Action>) -> Html {
     let evaluation = state.selected.and_then(|i| state.results.get(i)).cloned();
     let relative = {
         let state = state.clone();
-        Callback::from(move |p: String| state.engine().relative(&p))
+        Callback::from(move |p: String| state.document().relative(&p))
     };
     let reveal = dispatch.reform(|(file, line): (String, usize)| Action::Reveal(file, line));
     match state.tab {

@@ -27,7 +27,7 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
             let listener = browser::on_window("pagehide", move |_| {
                 let state = latest.borrow();
                 if let Some(id) = &state.work {
-                    let _ = works::save(id, &state.document());
+                    let _ = works::save(id, state.document());
                 }
             });
             move || drop(listener)
@@ -39,15 +39,14 @@ pub fn use_autosave(state: &UseReducerHandle<State>) {
             let (revision, dispatch) = (*revision, latest.borrow().dispatcher());
             // Another document shown within the delay (an example, a minimal
             // example, another work) must not cost the last edits: the work
-            // as it was is saved at once when it stops being the one on show.
-            // (A load gives the new document an engine of its own, so the
-            // state kept here still holds this work's.)
+            // as it was is saved at once when it stops being the one on show
+            // (the state kept here holds its own document, whatever is shown since).
             let shown = (**latest.borrow()).clone();
             let leaving = {
                 let (latest, work) = (latest.clone(), work.clone());
                 move || {
                     if let Some(id) = work.filter(|id| latest.borrow().work.as_ref() != Some(id)) {
-                        let _ = works::save(&id, &shown.document());
+                        let _ = works::save(&id, shown.document());
                     }
                 }
             };
