@@ -42,8 +42,7 @@ pub fn run(o: &Options) -> ExitCode {
     }
     // Key files the levels' options name (eyaml), so that leaving them out is said.
     wanted.extend(hiera.files().paths().filter(|p| p.ends_with(".pem")).map(str::to_string));
-    let files: Vec<(String, String)> =
-        wanted.iter().filter_map(|p| Some((relative(p), hiera.files().read(p)?.to_string()))).collect();
+    let files = wanted.iter().filter_map(|p| Some((relative(p), hiera.files().read(p)?.into()))).collect();
     let node = hiera.node();
     let doc = Document {
         description: None,

@@ -87,7 +87,7 @@ fn edits(c: &mut Criterion) {
     let env = format!("{}/", environment_dir("production"));
     let mut doc = Document::from_yaml("files: {}").unwrap();
     doc.facts = node.facts.clone();
-    doc.files = files.iter().filter_map(|(p, t)| Some((p.strip_prefix(&env)?.to_string(), t.to_string()))).collect();
+    doc.files = files.iter().filter_map(|(p, t)| Some((p.strip_prefix(&env)?.to_string(), (*t).into()))).collect();
     doc.files.retain(|(p, _)| p == "hiera.yaml" || p.starts_with("data/"));
     // As many lookups as the page's perf test shows.
     doc.lookups = keys.iter().take(7).map(|k| CaseLookup { keys: vec![k.clone()], ..CaseLookup::default() }).collect();

@@ -86,7 +86,7 @@ fn each_column_is_what_the_node_alone_answers_and_an_edit_changes_what_it_change
 
     // An edit of one family's data changes that family's nodes only.
     let path = "modules/ntp/data/RedHat-family.yaml";
-    let text = docs[0].files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone()).unwrap();
+    let text = docs[0].files.iter().find(|(p, _)| p == path).map(|(_, t)| t.to_string()).unwrap();
     let edited = text.replace("ntp::iburst_enable: false", "ntp::iburst_enable: true");
     assert_ne!(edited, text);
     playground.set_file(path, &edited);
@@ -94,7 +94,7 @@ fn each_column_is_what_the_node_alone_answers_and_an_edit_changes_what_it_change
     let mut expected = Vec::new();
     for doc in &alone {
         let mut after = doc.clone();
-        after.files.iter_mut().filter(|(p, _)| p == path).for_each(|(_, t)| *t = edited.clone());
+        after.files.iter_mut().filter(|(p, _)| p == path).for_each(|(_, t)| *t = edited.as_str().into());
         for ((lookup, before), now) in doc.lookups.iter().zip(one_node(doc)).zip(one_node(&after)) {
             if !before.same(&now) {
                 let (node, key) = (doc.node().name, lookup.label());

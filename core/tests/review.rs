@@ -220,7 +220,7 @@ fn nested_keys(steps: &[Step], out: &mut BTreeSet<String>) {
 
 /// Documents that share their files, as one document with every node.
 fn grouped(paths: &[PathBuf]) -> Vec<(String, Document)> {
-    let mut groups: BTreeMap<Vec<(String, String)>, (String, Document)> = BTreeMap::new();
+    let mut groups: BTreeMap<Vec<(String, hiera_core::case::Text)>, (String, Document)> = BTreeMap::new();
     for path in paths {
         let doc = Document::from_yaml(&std::fs::read_to_string(path).unwrap()).unwrap();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();

@@ -60,8 +60,8 @@ pub fn restore(doc: &mut Document) -> Option<String> {
     let field = |name: &str| edit.as_hash()?.get(&Value::from(name))?.as_str();
     let (path, text) = (field("path")?, field("text")?);
     match doc.files.iter_mut().find(|(p, _)| p == path) {
-        Some((_, t)) => *t = text.to_string(),
-        None => doc.files.push((path.to_string(), text.to_string())),
+        Some((_, t)) => *t = text.into(),
+        None => doc.files.push((path.to_string(), text.into())),
     }
     Some(path.to_string())
 }
@@ -79,7 +79,7 @@ mod tests {
         browser::save(RECOVERED_EDIT, &edit_json(&held.0, &held.1));
         let mut doc = Document::from_yaml("files:\n  data/common.yaml: |\n    a: 1\n").unwrap();
         assert_eq!(restore(&mut doc).as_deref(), Some("data/common.yaml"));
-        assert_eq!(doc.files[0].1, "a: 2\n");
+        assert_eq!(&*doc.files[0].1, "a: 2\n");
         assert_eq!(browser::load(RECOVERED_EDIT), None, "restored once");
     }
 }

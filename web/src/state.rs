@@ -553,7 +553,7 @@ impl State {
     /// The text of the open file.
     pub fn open_text(&self) -> Option<String> {
         let file = self.open_file.as_ref()?;
-        self.document().files.iter().find(|(p, _)| p == file).map(|(_, t)| t.clone())
+        self.document().files.iter().find(|(p, _)| p == file).map(|(_, t)| t.to_string())
     }
 
     /// What the editor should mark in the open file: its own syntax or
@@ -817,7 +817,7 @@ impl State {
         let doc = self.document();
         let mut certificates = doc.files.iter().filter(|(_, t)| t.contains("-----BEGIN CERTIFICATE-----"));
         let first = certificates.clone().next();
-        certificates.find(|(p, _)| p == PUBLIC_KEY).or(first).cloned()
+        certificates.find(|(p, _)| p == PUBLIC_KEY).or(first).map(|(p, t)| (p.clone(), t.to_string()))
     }
 
     /// Whether the document has a key file where `eyaml createkeys` writes it.

@@ -151,7 +151,7 @@ fn read_files(entries: Vec<(String, Vec<u8>)>) -> Result<Document, String> {
                 None => name.clone(),
             },
         };
-        doc.files.push((path, text(name, bytes)?));
+        doc.files.push((path, text(name, bytes)?.into()));
     }
     if doc.files.is_empty() {
         return Err("it holds no Hiera configuration or data files".into());
@@ -369,7 +369,7 @@ mod tests {
         assert!(import(b"not a zip").is_err());
         // Deflated entries, as zip tools write them (Python's zipfile made it).
         let doc = import(include_bytes!("../../tests/data/deflated.zip")).unwrap();
-        assert_eq!(doc.files[1], ("data/common.yaml".to_string(), "a: deflated\n".repeat(4)));
+        assert_eq!(doc.files[1], ("data/common.yaml".to_string(), "a: deflated\n".repeat(4).into()));
     }
 
     #[test]

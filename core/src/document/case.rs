@@ -11,6 +11,9 @@ use crate::lookup::{Answer, Request};
 use crate::merge::MergeOptions;
 use crate::value::{Hash, Str, Value};
 
+/// A file's text in a [`Document`].
+pub type Text = std::sync::Arc<str>;
+
 /// Where relative paths of a document live.
 pub fn environment_dir(environment: &str) -> String {
     format!("/etc/puppetlabs/code/environments/{environment}")
@@ -100,7 +103,9 @@ pub struct Document {
     /// The facts.
     pub facts: Hash,
     /// Path (relative to the environment, or absolute) → text, in order.
-    pub files: Vec<(String, String)>,
+    /// Texts are shared: a copy of a document (the page keeps one in each
+    /// state) costs no copy of its files.
+    pub files: Vec<(String, Text)>,
     /// The lookups.
     pub lookups: Vec<CaseLookup>,
     /// More nodes (none in a conformance case).
@@ -132,7 +137,7 @@ impl Document {
         };
         let files = match get("files") {
             None | Some(Value::Undef) => Vec::new(),
-            Some(Value::Hash(h)) => h.iter().map(|(k, v)| (k.to_ruby_s(), v.to_ruby_s())).collect(),
+            Some(Value::Hash(h)) => h.iter().map(|(k, v)| (k.to_ruby_s(), v.to_ruby_s().into())).collect(),
             Some(_) => return Err(Error::lookup("document: 'files' must be a mapping of path to text")),
         };
         let puppet = match get("puppet") {
@@ -176,7 +181,7 @@ impl Document {
         let mut files = Files::new();
         for (path, text) in &self.files {
             let abs = if path.starts_with('/') { path.clone() } else { format!("{env}/{path}") };
-            files.insert(abs, text.clone());
+            files.insert(abs, text.to_string());
         }
         files
     }
@@ -604,7 +609,7 @@ impl Document {
             environment: "production".into(),
             node: None,
             facts: Hash::default(),
-            files: vec![("hiera.yaml".into(), config.into()), ("data/common.yaml".into(), String::new())],
+            files: vec![("hiera.yaml".into(), config.into()), ("data/common.yaml".into(), "".into())],
             lookups: Vec::new(),
             nodes: Vec::new(),
             classes: Vec::new(),
@@ -643,7 +648,7 @@ impl Document {
         }
         if with_files {
             let files: Hash =
-                self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.clone()))).collect();
+                self.files.iter().map(|(p, t)| (Value::String(p.clone()), Value::String(t.to_string()))).collect();
             top.insert("files".into(), Value::Hash(files));
         }
         let lookups = self

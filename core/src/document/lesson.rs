@@ -113,8 +113,8 @@ impl Lesson {
         let mut doc = start.clone();
         for (path, text) in &self.solution {
             match doc.files.iter_mut().find(|(p, _)| p == path) {
-                Some((_, t)) => t.clone_from(text),
-                None => doc.files.push((path.clone(), text.clone())),
+                Some((_, t)) => *t = text.as_str().into(),
+                None => doc.files.push((path.clone(), text.as_str().into())),
             }
         }
         doc

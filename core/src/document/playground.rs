@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::config::Layer;
-use crate::document::case::{environment_dir, CaseLookup, Document, OtherNode};
+use crate::document::case::{environment_dir, CaseLookup, Document, OtherNode, Text};
 use crate::document::fleet::{Answer, Table};
 use crate::document::steps::path_tokens;
 use crate::error::{Error, ErrorKind};
@@ -232,8 +232,8 @@ impl Playground {
     /// Adds or changes a file; only it is parsed again.
     pub fn set_file(&mut self, path: &str, text: &str) {
         match self.doc.files.iter_mut().find(|(p, _)| p == path) {
-            Some((_, t)) => *t = text.to_string(),
-            None => self.doc.files.push((path.to_string(), text.to_string())),
+            Some((_, t)) => *t = text.into(),
+            None => self.doc.files.push((path.to_string(), text.into())),
         }
         let abs = self.absolute(path);
         let before = self.keys.borrow().is_some().then(|| self.keys_fingerprint(path));
@@ -253,7 +253,7 @@ impl Playground {
 
     /// Renames a file (or every file below a folder, when `from` ends in `/`).
     pub fn rename(&mut self, from: &str, to: &str) {
-        let moved: Vec<(String, String)> = self
+        let moved: Vec<(String, Text)> = self
             .doc
             .files
             .iter()

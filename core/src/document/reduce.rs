@@ -7,7 +7,7 @@
 //! same answer and the same `--explain` text, byte for byte, or the step is
 //! not taken.
 
-use crate::case::{CaseLookup, Document};
+use crate::case::{CaseLookup, Document, Text};
 use crate::document::playground::{Outcome, Playground};
 use crate::value::{Hash, Value};
 
@@ -107,7 +107,7 @@ pub fn reduce(doc: &Document, lookups: &[CaseLookup], with_keys: bool) -> Reduce
         p.ends_with("hiera.yaml") || p.ends_with("environment.conf") || p.ends_with("puppet.conf") || p.ends_with('/')
     };
     let is_read = |engine: &Playground, p: &str| read.iter().any(|(path, _)| engine.document().relative(path) == p);
-    let unread: Vec<(String, String)> =
+    let unread: Vec<(String, Text)> =
         start.files.iter().filter(|(p, _)| !configuration(p) && !is_read(&r.engine, p)).cloned().collect();
     r.try_step(
         |e| unread.iter().for_each(|(p, _)| e.remove_file(p)),
@@ -116,7 +116,7 @@ pub fn reduce(doc: &Document, lookups: &[CaseLookup], with_keys: bool) -> Reduce
 
     // Of each data file, the keys searched there (and lookup_options): all
     // files at once, else file by file.
-    let reductions: Vec<(String, String, String, usize)> = r
+    let reductions: Vec<(String, Text, String, usize)> = r
         .engine
         .document()
         .files

@@ -786,7 +786,7 @@ mod tests {
         for path in paths {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             if let Ok(doc) = crate::document::case::Document::from_yaml(&text) {
-                out.extend(doc.files.into_iter().map(|(_, t)| t));
+                out.extend(doc.files.into_iter().map(|(_, t)| t.to_string()));
             }
             out.push(text);
         }
