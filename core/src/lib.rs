@@ -272,9 +272,12 @@ impl Hiera {
 
     /// Changes the node (facts, name, environment); parsed files are kept.
     pub fn set_node(&mut self, node: Node) {
+        if node == self.node {
+            return;
+        }
         self.scope = Scope::new(&node, self.puppet);
-        self.node = node;
-        self.resolved.get_mut().forget();
+        let from = std::mem::replace(&mut self.node, node);
+        self.resolved.get_mut().switch(from, &self.node);
     }
 
     /// Forgets what was read from `path`; `text_only` when the file was there
@@ -384,6 +387,19 @@ impl Hiera {
         }
         cache.push((options.clone(), compiled.clone()));
         Ok(Some(compiled))
+    }
+
+    /// Puppet's own global configuration (its data under `root`), used
+    /// where there is no global hiera.yaml at `path`: read once (from YAML,
+    /// as Puppet's is), and kept as a file's would be until one is made there.
+    pub(crate) fn default_config(&self, path: &str, root: &str) -> Rc<HieraConfig> {
+        let key = (Layer::Global, path.to_string());
+        if let Some(Ok(cached)) = self.configs.borrow().get(&key) {
+            return cached.clone();
+        }
+        let config = Rc::new(HieraConfig::default_for(root));
+        self.configs.borrow_mut().insert(key, Ok(config.clone()));
+        config
     }
 
     pub(crate) fn config(&self, layer: Layer, path: &str) -> Result<Rc<HieraConfig>, Error> {

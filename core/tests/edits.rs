@@ -1,5 +1,5 @@
-//! A playground kept across edits keeps parsed files, resolved hierarchies and
-//! compiled `lookup_options` between them. Whatever is edited, its answers must
+//! A playground kept across edits keeps parsed files, resolved hierarchies
+//! (other nodes' too) and compiled `lookup_options` between them. Whatever is edited, its answers must
 //! be those of a playground opened afresh on the edited document.
 
 mod common;
@@ -123,4 +123,25 @@ fn backends_given_later_answer_as_if_there_from_the_start() {
         }
     }
     assert!(missed[0] > 10 && missed[1] > 10, "lookups that said a backend was missing: {missed:?}");
+}
+
+#[test]
+fn a_node_looked_up_again_hears_of_the_edits_made_while_another_was() {
+    let doc = Document::from_yaml(
+        "facts:\n  role: web\nfiles:\n  hiera.yaml: \"version: 5\\nhierarchy:\\n  - name: Role\\n    path: '%{facts.role}.yaml'\\n  - name: Common\\n    path: common.yaml\\n\"\n  data/common.yaml: \"x: 1\\n\"\n  data/web.yaml: \"y: 1\\n\"\nlookups:\n  - key: x\n  - key: y\n",
+    )
+    .unwrap();
+    let mut p = Playground::new(doc.clone());
+    let both = [true, true];
+    answers(&p, &both);
+    p.set_facts(Default::default());
+    answers(&p, &both);
+    p.set_file("data/common.yaml", "x: 2\n");
+    p.set_file("data/web.yaml", "y: 2\n");
+    p.set_facts(doc.facts.clone());
+    assert_fresh("two nodes", "editing while the other node was looked up", &p, &both);
+    p.set_facts(Default::default());
+    p.remove_file("data/common.yaml");
+    p.set_facts(doc.facts.clone());
+    assert_fresh("two nodes", "removing a file while the other node was looked up", &p, &both);
 }

@@ -5,6 +5,7 @@
 use super::{KeyIndex, Run, CODEDIR, CONFDIR, ENVIRONMENTS};
 use crate::backends::data::DataFile;
 use crate::config::environment;
+use crate::config::scope::Node;
 use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
 use crate::error::Error;
 use crate::explain::Token;
@@ -22,33 +23,69 @@ pub(super) enum ProviderKey {
 /// Hierarchies resolved for the node, with the data files their locations
 /// have read: kept by [`Hiera`](crate::Hiera) across runs until the node, a configuration
 /// or the set of files changes, so that a run after an edit resolves nothing
-/// again and reads only the edited file.
+/// again and reads only the edited file. The hierarchies of the last nodes
+/// looked up before are kept too, and come back with their node: the
+/// page's Nodes tab and a review go through every node after an edit.
 #[derive(Default)]
-pub(crate) struct Resolved(HashMap<(ProviderKey, bool), Rc<Vec<LevelProvider>>>);
+pub(crate) struct Resolved {
+    levels: Hierarchies,
+    others: Vec<(Node, Hierarchies)>,
+}
+
+type Hierarchies = HashMap<(ProviderKey, bool), Rc<Vec<LevelProvider>>>;
+
+/// How many other nodes' hierarchies are kept.
+const KEPT_NODES: usize = 32;
 
 impl Resolved {
     /// Forgets what was read from a data file whose text changed.
     pub(crate) fn forget_data(&mut self, path: &str) {
-        let mut in_use = false;
-        for levels in self.0.values_mut() {
-            match Rc::get_mut(levels) {
-                Some(levels) => levels
-                    .iter_mut()
-                    .flat_map(|l| l.locations.iter_mut().flatten())
-                    .filter(|l| crate::load::fs::collapsed(&l.path) == path)
-                    .for_each(|l| drop(l.data.take())),
-                None => in_use = true,
-            }
-        }
-        // A run still holding a hierarchy cannot be told; it is dropped instead.
-        if in_use {
-            self.forget();
+        for levels in std::iter::once(&mut self.levels).chain(self.others.iter_mut().map(|(_, l)| l)) {
+            forget_data_in(levels, path);
         }
     }
 
     /// Forgets every hierarchy.
     pub(crate) fn forget(&mut self) {
-        self.0.clear();
+        self.levels.clear();
+        self.others.clear();
+    }
+
+    /// The node looked up is `to` instead of `from`: `from`'s hierarchies
+    /// are kept, `to`'s come back if they were.
+    pub(crate) fn switch(&mut self, from: Node, to: &Node) {
+        let kept = self.others.iter().position(|(n, _)| n == to).map(|i| self.others.remove(i).1);
+        let levels = std::mem::replace(&mut self.levels, kept.unwrap_or_default());
+        if !levels.is_empty() {
+            if self.others.len() == KEPT_NODES {
+                self.others.remove(0);
+            }
+            self.others.push((from, levels));
+        }
+    }
+
+    /// The node's hierarchy for a provider, if resolved.
+    fn get(&self, key: &(ProviderKey, bool)) -> Option<Rc<Vec<LevelProvider>>> {
+        self.levels.get(key).cloned()
+    }
+}
+
+/// Forgets what `levels` read from a data file whose text changed.
+fn forget_data_in(levels: &mut Hierarchies, path: &str) {
+    let mut in_use = false;
+    for levels in levels.values_mut() {
+        match Rc::get_mut(levels) {
+            Some(levels) => levels
+                .iter_mut()
+                .flat_map(|l| l.locations.iter_mut().flatten())
+                .filter(|l| crate::load::fs::collapsed(&l.path) == path)
+                .for_each(|l| drop(l.data.take())),
+            None => in_use = true,
+        }
+    }
+    // A run still holding a hierarchy cannot be told; it is dropped instead.
+    if in_use {
+        levels.clear();
     }
 }
 
@@ -181,7 +218,7 @@ impl Run<'_> {
                 let config = if hiera.files.is_file(&path) {
                     hiera.config(Layer::Global, &path)?
                 } else {
-                    Rc::new(HieraConfig::default_for(CONFDIR))
+                    hiera.default_config(&path, CONFDIR)
                 };
                 if config.version == 4 {
                     return Err(config.fail("hiera.yaml version 4 cannot be used in the global layer", None));
@@ -289,13 +326,13 @@ impl Run<'_> {
         if let Some(levels) = cached {
             return Ok(levels.clone());
         }
-        let kept = self.hiera.resolved.borrow().0.get(&(pkey.clone(), default_hierarchy)).cloned();
+        let kept = self.hiera.resolved.borrow().get(&(pkey.clone(), default_hierarchy));
         let levels = match kept {
             Some(levels) => levels,
             None => {
                 let levels =
                     Rc::new(self.create_levels_unexplained(pkey, provider.config.clone(), default_hierarchy)?);
-                self.hiera.resolved.borrow_mut().0.insert((pkey.clone(), default_hierarchy), levels.clone());
+                self.hiera.resolved.borrow_mut().levels.insert((pkey.clone(), default_hierarchy), levels.clone());
                 levels
             }
         };
