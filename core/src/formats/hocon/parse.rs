@@ -12,7 +12,8 @@ pub const MAX_DEPTH: usize = 100;
 pub fn parse(text: &str) -> Result<Hash, Error> {
     let chars: Vec<char> = text.chars().collect();
     let tokens = tokenize(&chars);
-    let mut parser = Parser { tokens, chars, at: 0, depth: 0, unsupported: None, delayed_merge_loaded: false };
+    let mut parser =
+        Parser { tokens, chars, at: 0, depth: 0, unsupported: None, delayed_merge_loaded: false, prefix: Vec::new() };
     let root = parser.root()?;
     // ruby-hocon reads the whole text before it includes anything; its
     // includer for a string has neither URLs nor resources.
@@ -429,6 +430,10 @@ struct Parser {
     /// value still to be resolved is first merged with another (see
     /// [`DELAYED_MERGE_OBJECT`]).
     delayed_merge_loaded: bool,
+    /// The path of the field whose value is being read, from the root
+    /// (ruby-hocon's `path_stack`): `+=` and a field set again refer to
+    /// the field by it.
+    prefix: Vec<String>,
 }
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
@@ -531,7 +536,8 @@ impl Parser {
                 _ if include => self.include()?,
                 _ => {
                     let (path, value) = self.field()?;
-                    if let Err(message) = add_field(&mut fields, &path, value, &mut self.delayed_merge_loaded) {
+                    let added = add_field(&mut fields, &self.prefix, &path, value, &mut self.delayed_merge_loaded);
+                    if let Err(message) = added {
                         return Err(Error { message, line: self.line(), ruby: true });
                     }
                 }
@@ -635,21 +641,30 @@ impl Parser {
         };
         // A separator may stand on a line of its own.
         self.skip(true);
+        let depth = self.prefix.len();
+        self.prefix.extend(path.iter().cloned());
+        let value = self.field_value(&written);
+        self.prefix.truncate(depth);
+        Ok((path, value?))
+    }
+
+    /// A field's value, after its key (`written` as it is in the text).
+    fn field_value(&mut self, written: &str) -> Result<Node, Error> {
         match self.peek() {
             Tok::Equals | Tok::Colon => {
                 self.bump();
                 self.skip(true);
-                Ok((path, self.value()?))
+                self.value()
             }
             Tok::PlusEquals => {
                 let line = self.line();
                 self.bump();
                 self.skip(true);
                 let value = self.value()?;
-                let previous = Piece::Subst { path: path.clone(), text: String::new(), optional: true, line };
-                Ok((path, Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))], line)))
+                let previous = Piece::Subst { path: self.prefix.clone(), text: String::new(), optional: true, line };
+                Ok(Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))], line))
             }
-            Tok::OpenCurly => Ok((path, self.value()?)),
+            Tok::OpenCurly => self.value(),
             t => {
                 let message = format!("Key '{written}' may not be followed by token: {}", t.describe());
                 self.fail(with_quote_hint(message, t))
@@ -833,14 +848,27 @@ fn number(word: &str) -> Option<Value> {
 
 /// Sets `path` in `fields`: a key defined again keeps its place, and its new
 /// value is merged over the old one; or the Ruby error ruby-hocon meets.
-fn add_field(fields: &mut Vec<(String, Node)>, path: &[String], value: Node, loaded: &mut bool) -> Result<(), String> {
+/// Sets `path` in the object at `prefix` (from the root) to `value`, over
+/// what the object had there. A field new at the root has no earlier value
+/// for its substitutions of itself to read; one new in an object inside
+/// may have one in an earlier definition of that object, met when the two
+/// are merged.
+fn add_field(
+    fields: &mut Vec<(String, Node)>,
+    prefix: &[String],
+    path: &[String],
+    value: Node,
+    loaded: &mut bool,
+) -> Result<(), String> {
     let value = path[1..].iter().rev().fold(value, |v, k| Node::Object(vec![(k.clone(), v)]));
+    let at = [prefix, &path[..1]].concat();
     match fields.iter_mut().find(|(k, _)| *k == path[0]) {
         Some((_, existing)) => {
             let old = std::mem::replace(existing, Node::Array(Vec::new()));
-            *existing = with_fallback(value, old, &path[..1], loaded)?;
+            *existing = with_fallback(value, old, &at, loaded)?;
         }
-        None => fields.push((path[0].clone(), without_self(value, &path[..1]))),
+        None if prefix.is_empty() => fields.push((path[0].clone(), without_self(value, &at))),
+        None => fields.push((path[0].clone(), value)),
     }
     Ok(())
 }
@@ -859,7 +887,18 @@ const DELAYED_MERGE_OBJECT: &str = "uninitialized constant Hocon::Impl::ConfigDe
 /// earlier value), which loads the delayed merges; anything else replaces.
 fn with_fallback(later: Node, earlier: Node, path: &[String], loaded: &mut bool) -> Result<Node, String> {
     Ok(match (as_object(later), as_object(earlier)) {
-        (Ok(mut later), Ok(earlier)) => {
+        (Ok(later), Ok(earlier)) => {
+            // Fields the earlier object did not have have no earlier value.
+            let mut later: Vec<(String, Node)> = later
+                .into_iter()
+                .map(|(k, v)| match earlier.iter().any(|(ek, _)| *ek == k) {
+                    true => (k, v),
+                    false => {
+                        let v = without_self(v, &[path, std::slice::from_ref(&k)].concat());
+                        (k, v)
+                    }
+                })
+                .collect();
             for (k, old) in earlier {
                 match later.iter_mut().find(|(lk, _)| *lk == k) {
                     Some((_, new)) => {
@@ -882,9 +921,18 @@ fn with_fallback(later: Node, earlier: Node, path: &[String], loaded: &mut bool)
             return Err(DELAYED_MERGE_OBJECT.into())
         }
         (Ok(later), Err(earlier)) if unresolved(&earlier) => {
-            Node::Merge(Box::new(Node::Object(later)), Box::new(earlier))
+            // Over a substitution, the object's substitutions of itself read
+            // what the substitution names.
+            let later = match &earlier {
+                Node::Concat(pieces, _) => match pieces.as_slice() {
+                    [Piece::Subst { path: to, optional: false, .. }] => rebase(Node::Object(later), path, path, to),
+                    _ => Node::Object(later),
+                },
+                _ => Node::Object(later),
+            };
+            Node::Merge(Box::new(later), Box::new(earlier))
         }
-        (Ok(later), Err(_)) => Node::Object(later),
+        (Ok(later), Err(_)) => without_self(Node::Object(later), path),
         (Err(Node::Concat(pieces, line)), earlier) => {
             let earlier = earlier.map_or_else(|e| e, Node::Object);
             // A value with nothing to resolve and no object in it ignores the earlier one.
@@ -956,15 +1004,55 @@ fn as_object(node: Node) -> Result<Vec<(String, Node)>, Node> {
     }
 }
 
+/// `node`, the value of the field at `at` inside `from`, with each
+/// field's substitutions of itself made substitutions of the same path
+/// inside `to` (what `from` was set to before).
+fn rebase(node: Node, at: &[String], from: &[String], to: &[String]) -> Node {
+    match node {
+        Node::Object(fields) => Node::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| {
+                    let inner = [at, std::slice::from_ref(&k)].concat();
+                    let v = rebase(v, &inner, from, to);
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Node::Array(items) => Node::Array(items.into_iter().map(|v| rebase(v, at, from, to)).collect()),
+        Node::Concat(pieces, line) => Node::Concat(
+            pieces
+                .into_iter()
+                .map(|p| match p {
+                    Piece::Subst { path, text, optional, line } if path == at => {
+                        Piece::Subst { path: [to, &path[from.len()..]].concat(), text, optional, line }
+                    }
+                    Piece::Node(n) => Piece::Node(rebase(n, at, from, to)),
+                    p => p,
+                })
+                .collect(),
+            line,
+        ),
+        Node::Merge(later, earlier) => {
+            Node::Merge(Box::new(rebase(*later, at, from, to)), Box::new(rebase(*earlier, at, from, to)))
+        }
+    }
+}
+
 /// A new field's value, its substitutions of itself read as there being no
 /// earlier value: an optional one comes to nothing, a required one is left
 /// to fail as a cycle, as ruby-hocon fails it.
 fn without_self(value: Node, path: &[String]) -> Node {
     match value {
+        // The earlier values a field set again took in hold substitutions of it too.
         Node::Concat(pieces, line) => Node::Concat(
             pieces
                 .into_iter()
                 .filter(|p| !matches!(p, Piece::Subst { path: sp, optional: true, .. } if sp == path))
+                .map(|p| match p {
+                    Piece::Node(n) => Piece::Node(without_self(n, path)),
+                    p => p,
+                })
                 .collect(),
             line,
         ),
