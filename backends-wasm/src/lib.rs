@@ -51,7 +51,7 @@ pub fn key_pair(pkcs8: &[u8], now_seconds: f64) -> Result<KeyPair, String> {
 pub struct HoconError {
     /// ruby-hocon's message.
     pub message: String,
-    /// The 1-based line it points at.
+    /// The 1-based line it points at (0: none, see [`hiera_core::hocon::Error::line`]).
     pub line: u32,
     /// Whether Ruby itself failed (see [`hiera_core::hocon::Error::ruby`]).
     pub ruby: bool,

@@ -243,7 +243,10 @@ pub fn hocon_file(path: &str, read: Option<Result<Hash, crate::formats::hocon::E
     match read {
         Some(Ok(hash)) => Ok(DataFile::new(hash, Spans::default(), Vec::new(), Vec::new())),
         Some(Err(e)) if e.ruby => Err(Error::runtime(e.message).at(path, None, None)),
-        Some(Err(e)) => Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, Some(e.line), None)),
+        Some(Err(e)) => {
+            let line = (e.line > 0).then_some(e.line);
+            Err(Error::lookup(format!("Unable to parse ({path}): {e}")).at(path, line, None))
+        }
         None => Err(Error::lookup(format!("{path}: {}", crate::formats::hocon::NOT_LOADED)).at(path, None, None)),
     }
 }

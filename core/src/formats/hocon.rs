@@ -30,7 +30,8 @@ pub use parse::{parse, MAX_DEPTH};
 pub struct Error {
     /// The message, without the `String: N: ` origin.
     pub message: String,
-    /// The 1-based line it is about.
+    /// The 1-based line it is about, or 0 where ruby-hocon gives the error
+    /// no origin (a key's path with an empty element).
     pub line: usize,
     /// True when ruby-hocon fails with a Ruby error of its own rather than
     /// a `ConfigError` (an `include url(...)`: its includer has no such
@@ -41,9 +42,9 @@ pub struct Error {
 
 impl std::fmt::Display for Error {
     /// As ruby-hocon prints it for a parsed string: `String: LINE: MESSAGE`
-    /// (a Ruby error: its message).
+    /// (a Ruby error, or one without an origin: its message).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.ruby {
+        if self.ruby || self.line == 0 {
             return f.write_str(&self.message);
         }
         write!(f, "String: {}: {}", self.line, self.message)

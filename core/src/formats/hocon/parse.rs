@@ -12,8 +12,16 @@ pub const MAX_DEPTH: usize = 100;
 pub fn parse(text: &str) -> Result<Hash, Error> {
     let chars: Vec<char> = text.chars().collect();
     let tokens = tokenize(&chars);
-    let mut parser =
-        Parser { tokens, chars, at: 0, depth: 0, unsupported: None, delayed_merge_loaded: false, prefix: Vec::new() };
+    let mut parser = Parser {
+        tokens,
+        chars,
+        at: 0,
+        depth: 0,
+        unsupported: None,
+        delayed_merge_loaded: false,
+        prefix: Vec::new(),
+        in_list: 0,
+    };
     let root = parser.root()?;
     // ruby-hocon reads the whole text before it includes anything; its
     // includer for a string has neither URLs nor resources.
@@ -338,6 +346,13 @@ fn substitution(chars: &[char], nested: usize) -> (Tok, usize) {
 /// A key or substitution path as ruby-hocon's `PathParser` reads it:
 /// unquoted text split at dots, quoted strings whole, whitespace kept only
 /// between two of them; or its message.
+/// ruby-hocon's error for `+=` inside a list or another `+=`'s value.
+const PLUS_EQUALS_IN_LIST: &str = "Due to current limitations of the config parser, += does not work nested inside a list. += expands to a ${} substitution and the path in ${} cannot currently refer to list elements. You might be able to move the += outside of the list and then refer to it from inside the list with ${}.";
+
+/// ruby-hocon's error for a path with an empty unquoted element.
+const EMPTY_ELEMENT: &str =
+    "path has a leading, trailing, or two adjacent period '.' (use quoted \"\" empty string if you want an empty element)";
+
 fn path_of(tokens: &[Tok]) -> Result<Vec<String>, String> {
     if tokens.iter().all(|t| matches!(t, Tok::Whitespace(_))) {
         return Err("Expecting a field name or path here, but got nothing".into());
@@ -379,7 +394,7 @@ fn path_of(tokens: &[Tok]) -> Result<Vec<String>, String> {
     if path.iter().zip(&quoted).all(|(segment, quoted)| *quoted || !segment.is_empty()) {
         Ok(path)
     } else {
-        Err("path has a leading, trailing, or two adjacent period '.' (use quoted \"\" empty string if you want an empty element)".into())
+        Err(EMPTY_ELEMENT.into())
     }
 }
 
@@ -434,6 +449,9 @@ struct Parser {
     /// (ruby-hocon's `path_stack`): `+=` and a field set again refer to
     /// the field by it.
     prefix: Vec<String>,
+    /// How many lists (and `+=` values, which become lists) the text being
+    /// read is in: ruby-hocon's `array_count`.
+    in_list: usize,
 }
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
@@ -634,7 +652,12 @@ impl Parser {
             [] => String::new(),
         };
         let key: Vec<Tok> = key_tokens.iter().map(|t| t.0.clone()).collect();
-        let Some(path) = path_of(&key).ok().filter(|_| !key_tokens.is_empty()) else {
+        let path = path_of(&key);
+        // ruby-hocon's path parser raises this one without an origin.
+        if matches!(&path, Err(message) if message == EMPTY_ELEMENT && !key_tokens.is_empty()) {
+            return Err(Error { message: EMPTY_ELEMENT.into(), line: 0, ruby: false });
+        }
+        let Some(path) = path.ok().filter(|_| !key_tokens.is_empty()) else {
             let t = self.tokens[start].0.describe();
             self.at = start;
             return self.fail(format!("expecting a close brace or a field name here, got {t}"));
@@ -658,9 +681,15 @@ impl Parser {
             }
             Tok::PlusEquals => {
                 let line = self.line();
+                if self.in_list > 0 {
+                    return Err(Error { message: PLUS_EQUALS_IN_LIST.into(), line, ruby: false });
+                }
                 self.bump();
                 self.skip(true);
-                let value = self.value()?;
+                self.in_list += 1;
+                let value = self.value();
+                self.in_list -= 1;
+                let value = value?;
                 let previous = Piece::Subst { path: self.prefix.clone(), text: String::new(), optional: true, line };
                 Ok(Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))], line))
             }
@@ -737,6 +766,13 @@ impl Parser {
     }
 
     fn array(&mut self) -> Result<Node, Error> {
+        self.in_list += 1;
+        let array = self.array_items();
+        self.in_list -= 1;
+        array
+    }
+
+    fn array_items(&mut self) -> Result<Node, Error> {
         self.enter()?;
         let mut items = Vec::new();
         self.skip(true);
