@@ -1238,6 +1238,37 @@ impl Resolver<'_> {
         Ok(value)
     }
 
+    /// The value at `rest` inside `node`, a value known only once resolved
+    /// (kept out of [`Resolver::find`], whose frame every substitution of a
+    /// chain adds to the stack).
+    fn inside(&mut self, node: &Node, rest: &[String]) -> Result<Option<Value>, Error> {
+        match node {
+            // Inside an object set over a value still to be resolved: the
+            // path there, without resolving all of it (which may be what
+            // asks for the path, as `c : ${q.d}` inside `q` does).
+            Node::Merge(later, earlier) => self.in_merge(later, earlier, rest),
+            node => Ok(walk(self.resolve(node)?, rest)),
+        }
+    }
+
+    /// The value at `rest` inside `later` set over `earlier`: the later
+    /// one's, merged with the earlier one's where both are objects.
+    fn in_merge(&mut self, later: &Node, earlier: &Node, rest: &[String]) -> Result<Option<Value>, Error> {
+        let later = match lookup(later, rest) {
+            Some(node) => self.resolve(node)?,
+            None => None,
+        };
+        if matches!(later, Some(ref v) if !matches!(v, Value::Hash(_))) {
+            return Ok(later);
+        }
+        let value = walk(self.resolve(earlier)?, rest);
+        Ok(match (later, value) {
+            (Some(Value::Hash(later)), Some(Value::Hash(earlier))) => Some(Value::Hash(merge_hashes(later, earlier))),
+            (Some(later), _) => Some(later),
+            (None, earlier) => earlier,
+        })
+    }
+
     fn find(&mut self, path: &[String]) -> Result<Option<Joinable>, Error> {
         if let Some(node) = lookup(self.root, path) {
             return self.joinable(node);
@@ -1249,17 +1280,21 @@ impl Resolver<'_> {
             if matches!(node, Node::Object(_)) || as_single_object(node) {
                 return Ok(None);
             }
-            let mut value = self.resolve(node)?;
-            for key in &path[known..] {
-                value = match value {
-                    Some(Value::Hash(mut h)) => h.shift_remove(&Value::String(key.clone())),
-                    _ => None,
-                };
-            }
-            return Ok(value.map(Joinable::of));
+            return Ok(self.inside(node, &path[known..])?.map(Joinable::of));
         }
         Ok(None)
     }
+}
+
+/// The value at `rest` inside `value`.
+fn walk(mut value: Option<Value>, rest: &[String]) -> Option<Value> {
+    for key in rest {
+        value = match value {
+            Some(Value::Hash(mut h)) => h.shift_remove(&Value::String(key.clone())),
+            _ => None,
+        };
+    }
+    value
 }
 
 /// Whether a node is a value that is one object as written.
