@@ -130,8 +130,11 @@ fn tokenize(chars: &[char]) -> Vec<Token> {
     while i < chars.len() {
         let (tok, len) = token_at(chars, i, 0);
         let lines = chars[i..i + len].iter().filter(|&&c| c == '\n').count();
-        // A problem is told on the line where it was found, after what it read.
-        let at = if tok.is_problem() { line + lines } else { line };
+        // A problem is told on the line where it was found, after what it
+        // read; but the line breaks a quoted string's `\u` escapes read (the
+        // only ones it can hold) are not counted.
+        let quoted = chars[i] == '"' && !chars[i..].starts_with(&['"', '"', '"']);
+        let at = if tok.is_problem() && !quoted { line + lines } else { line };
         // A comment is no token; the line break after it is.
         if tok != Tok::Comment {
             out.push((tok, at, i..i + len));
@@ -271,9 +274,17 @@ fn quoted(chars: &[char]) -> (Tok, usize) {
                     Some('n') => '\n',
                     Some('r') => '\r',
                     Some('t') => '\t',
+                    // The next four characters, whatever they are, read by
+                    // Ruby's `String#hex` and packed as a code point; one
+                    // that packs to `_` is refused.
                     Some('u') => {
                         let hex: String = chars.iter().skip(k + 2).take(4).collect();
-                        match u32::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4).and_then(char::from_u32) {
+                        if hex.chars().count() < 4 {
+                            let message = "End of input but expecting 4 hex digits for \\uXXXX escape".to_string();
+                            return (Tok::Problem { what: "-1".into(), message }, chars.len());
+                        }
+                        let code = u32::try_from(ruby_hex(&hex)).ok().filter(|&c| c != 0x5F).and_then(char::from_u32);
+                        match code {
                             Some(c) => {
                                 s.push(c);
                                 k += 6;
@@ -308,7 +319,31 @@ fn quoted(chars: &[char]) -> (Tok, usize) {
         }
     }
     let message = "End of input but string quote was still open".to_string();
-    (Tok::Problem { what: "\"".into(), message }, chars.len())
+    (Tok::Problem { what: "-1".into(), message }, chars.len())
+}
+
+/// Ruby's `String#hex`: the number `s` starts with (after blanks, a sign
+/// and `0x`; `_` between digits), 0 when there is none.
+fn ruby_hex(s: &str) -> i64 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let (negative, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+    let (mut n, mut after_digit) = (0i64, false);
+    for c in t.chars() {
+        match c.to_digit(16) {
+            Some(d) => (n, after_digit) = (n * 16 + i64::from(d), true),
+            None if c == '_' && after_digit => after_digit = false,
+            None => break,
+        }
+    }
+    if negative {
+        -n
+    } else {
+        n
+    }
 }
 
 /// `${path}` or `${?path}` at the start of `chars`, read as ruby-hocon's
