@@ -21,7 +21,7 @@ pub(super) enum ProviderKey {
 }
 
 /// Hierarchies resolved for the node, with the data files their locations
-/// have read: kept by [`Hiera`](crate::Hiera) across runs until the node, a configuration
+/// have read: kept by [`Hiera`](crate::Hiera) across runs until a configuration
 /// or the set of files changes, so that a run after an edit resolves nothing
 /// again and reads only the edited file. The hierarchies of the last nodes
 /// looked up before are kept too, and come back with their node: the

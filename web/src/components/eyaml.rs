@@ -65,11 +65,12 @@ pub fn eyaml_panel(props: &EyamlProps) -> Html {
             };
             let dispatch = dispatch.clone();
             spawn_local(async move {
+                // The block goes into the file; a failure is said as the reducer says it.
                 match backends::encrypt(&selected, &pem).await {
                     Ok(block) => {
                         editor::replace_selection(&block);
                     }
-                    Err(e) => dispatch.emit(fail(format!("Could not encrypt: {e}"))),
+                    Err(e) => dispatch.emit(Action::Eyaml(Eyaml::Encrypted(Err(e)))),
                 }
             });
         })
