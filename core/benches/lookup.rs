@@ -7,10 +7,12 @@
 //! session, as Puppet's second pass reuses its compiler. "edit" is the
 //! engine's share of a keystroke in the page: one data file changed, then
 //! every lookup of the document evaluated with its explanation, and the
-//! keys offered for completion.
+//! keys offered for completion. "nodes" is the engine's share of a
+//! keystroke in the page with the Nodes tab open: one data file of the
+//! welcome example changed, then every lookup answered for 10 nodes.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hiera_core::case::{environment_dir, CaseLookup, Document};
+use hiera_core::case::{environment_dir, CaseLookup, Document, OtherNode};
 use hiera_core::fs::Files;
 use hiera_core::playground::Playground;
 use hiera_core::{Hiera, Node, Value};
@@ -111,5 +113,25 @@ fn edits(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lookups, edits);
+fn nodes(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../www/examples/00-welcome.yaml");
+    let doc = Document::from_yaml(&std::fs::read_to_string(root).unwrap()).unwrap();
+    let facts = doc.facts.clone();
+    let mut playground = Playground::new(doc);
+    for i in 1..10 {
+        playground.add_node(OtherNode::new(format!("node{i}.example.com"), None, facts.clone()).unwrap());
+    }
+    let file = "data/common.yaml";
+    let text = playground.document().files.iter().find(|(p, _)| p == file).unwrap().1.clone();
+    let mut n = 0usize;
+    c.bench_function("nodes (welcome, 10 nodes)", |b| {
+        b.iter(|| {
+            n += 1;
+            playground.set_file(file, &format!("{text}\n#{n}"));
+            playground.fleet_and_scopes()
+        })
+    });
+}
+
+criterion_group!(benches, lookups, edits, nodes);
 criterion_main!(benches);

@@ -177,7 +177,8 @@ impl Hiera {
         self.scope = Scope::new(&self.node, puppet);
         self.strict_error = config::settings::strict_is_error(puppet, &self.files);
         self.data.get_mut().clear();
-        self.resolved.get_mut().forget();
+        // The kept nodes' scopes were read for the other version.
+        *self.resolved.get_mut() = lookup::Resolved::default();
     }
 
     /// The Puppet whose lookup is reproduced.
@@ -275,9 +276,9 @@ impl Hiera {
         if node == self.node {
             return;
         }
-        self.scope = Scope::new(&node, self.puppet);
         let from = std::mem::replace(&mut self.node, node);
-        self.resolved.get_mut().switch(from, &self.node);
+        let kept = self.resolved.get_mut().switch(from, self.scope.clone(), &self.node);
+        self.scope = kept.unwrap_or_else(|| Scope::new(&self.node, self.puppet));
     }
 
     /// Forgets what was read from `path`; `text_only` when the file was there
@@ -311,6 +312,14 @@ impl Hiera {
     /// explained.
     pub fn session(&self) -> Session<'_> {
         Session { run: lookup::Run::plain(self) }
+    }
+
+    /// A session that also notes the path tokens of the locations it
+    /// searches (see [`Session::take_path_tokens`]), which it searches as
+    /// an explained lookup does: what an explanation's locations say,
+    /// without the cost of explaining.
+    pub fn tracing_session(&self) -> Session<'_> {
+        Session { run: lookup::Run::tracing(self) }
     }
 
     /// Every key in the data this node sees, in order of first appearance.
@@ -428,5 +437,18 @@ impl Session<'_> {
     /// `lookup(key)`: the value, `None` when not found, or the error.
     pub fn lookup(&mut self, key: &str) -> Result<Option<Value>, Error> {
         self.run.lookup_one(key)
+    }
+
+    /// A request's lookup (its keys, merge, default and type): the value or
+    /// the error, as [`Hiera::lookup`] answers it; nothing is explained.
+    pub fn answer(&mut self, request: &Request) -> Result<Value, Error> {
+        self.run.answer_one(request)
+    }
+
+    /// In a [tracing session](Hiera::tracing_session), what each `%{...}`
+    /// of the hierarchy paths searched for data became since the last call:
+    /// the tokens of an explanation's locations, in order.
+    pub fn take_path_tokens(&mut self) -> Vec<explain::Token> {
+        self.run.take_path_tokens()
     }
 }

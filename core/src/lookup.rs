@@ -159,6 +159,9 @@ pub(crate) struct Run<'h> {
     /// level's locations, an undefined variable is empty even with
     /// `strict = error`.
     lenient_variables: bool,
+    /// In a tracing session: what each `%{...}` of the locations searched
+    /// for data became, as an explanation's locations would show it.
+    path_tokens: Option<Vec<Token>>,
 }
 
 /// A key a run was asked for before.
@@ -216,6 +219,7 @@ impl<'h> Run<'h> {
             keep_applied: true,
             indexing: false,
             lenient_variables: false,
+            path_tokens: None,
         }
     }
 
@@ -224,6 +228,18 @@ impl<'h> Run<'h> {
     /// hierarchy's keys are indexed the first time it is searched.
     pub(crate) fn plain(hiera: &'h Hiera) -> Run<'h> {
         Run { keep_applied: false, indexing: true, ..Run::new(hiera, false) }
+    }
+
+    /// A run for many lookups that notes the path tokens of the locations
+    /// it searches for data (see [`Hiera::tracing_session`]): it searches
+    /// every location, as an explained run does, without the explanation.
+    pub(crate) fn tracing(hiera: &'h Hiera) -> Run<'h> {
+        Run { keep_applied: false, path_tokens: Some(Vec::new()), ..Run::new(hiera, false) }
+    }
+
+    /// The path tokens noted since the last call.
+    pub(crate) fn take_path_tokens(&mut self) -> Vec<Token> {
+        self.path_tokens.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
@@ -620,6 +636,13 @@ impl<'h> Run<'h> {
                 if visit.is_some_and(|v| !v.includes(l.id)) {
                     return Ok(None);
                 }
+                // An explanation's locations under a nested lookup or the
+                // search for `lookup_options` are not the lookup's own.
+                if let Some(noted) =
+                    run.path_tokens.as_mut().filter(|_| run.depth == 0 && &*run.top_key != LOOKUP_OPTIONS)
+                {
+                    noted.extend(l.tokens.iter().cloned());
+                }
                 let kind = || NodeKind::Location { path: l.path.clone(), original: l.original.clone(), uri: l.uri };
                 run.with(kind, |run| {
                     if let Some(ex) = run.ex.as_mut() {
@@ -852,6 +875,11 @@ impl Run<'_> {
     }
 
     /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.
+    /// A request's lookup in a session: as [`Run::answer`], unexplained.
+    pub(crate) fn answer_one(&mut self, request: &Request) -> Result<Value, Error> {
+        self.lookup_names(&request.keys, request.merge.as_ref(), request.default.clone(), request.value_type.as_deref())
+    }
+
     pub(crate) fn lookup_one(&mut self, key: &str) -> Result<Option<Value>, Error> {
         self.module_bases().map_err(Error::clone)?;
         Ok(self.adapter_lookup(key, None)?.map(|(v, _)| v))

@@ -5,9 +5,12 @@
 //! to Puppet's recorded answers; what changed after an edit must be what
 //! the one-node documents say changed.
 
+mod common;
+
 use std::path::PathBuf;
 
 use hiera_core::case::{Document, OtherNode};
+use hiera_core::explain::{Explanation, NodeId, NodeKind, Token};
 use hiera_core::fleet::{touched_keys, Answer, Change};
 use hiera_core::playground::Playground;
 
@@ -105,6 +108,63 @@ fn each_column_is_what_the_node_alone_answers_and_an_edit_changes_what_it_change
     hiera_core::fleet::sort(&mut expected);
     assert!(!expected.is_empty());
     assert_eq!(changes, expected);
+}
+
+/// What each `%{...}` of the hierarchy paths an explained lookup searched
+/// for data became: the tokens of its locations, outside nested lookups and
+/// the search for `lookup_options`.
+fn explained_path_tokens(ex: &Explanation) -> Vec<Token> {
+    fn walk(ex: &Explanation, id: NodeId, out: &mut Vec<Token>) {
+        let node = ex.node(id);
+        match &node.kind {
+            NodeKind::Interpolate(_) | NodeKind::Search { meta: true, .. } => {}
+            NodeKind::Location { .. } => out.extend(node.tokens.iter().cloned()),
+            _ => node.branches.iter().for_each(|&b| walk(ex, b, out)),
+        }
+    }
+    let mut out = Vec::new();
+    walk(ex, Explanation::ROOT, &mut out);
+    out
+}
+
+/// The table answers each node's lookups from one unexplained session:
+/// every recorded case's and gallery example's cells, and the variables its
+/// paths read, must be what each lookup explained on its own says.
+#[test]
+fn every_cell_and_variable_is_what_the_lookup_explained_alone_says() {
+    for path in common::case_paths() {
+        let doc = common::read_case(&path);
+        let (table, scopes) = Playground::new(doc.clone()).fleet_and_scopes();
+        let mut hiera = doc.hiera();
+        for (column, node) in doc.all_nodes().into_iter().enumerate() {
+            hiera.set_node(node);
+            let mut used: Vec<(String, String)> = Vec::new();
+            for (row, lookup) in doc.lookups.iter().enumerate() {
+                let (result, explanation) = match lookup.request(true) {
+                    Ok(r) => {
+                        let answer = hiera.lookup(&r);
+                        (answer.result, answer.explanation)
+                    }
+                    Err(e) => (Err(e), None),
+                };
+                assert_eq!(
+                    table.answers[row][column],
+                    Answer::of(result),
+                    "{}: lookup {row}, node {column}",
+                    path.display()
+                );
+                for t in explanation.iter().flat_map(explained_path_tokens).filter(|t| t.method == "scope") {
+                    let name = format!("%{{{}}}", t.expression);
+                    if !used.iter().any(|(n, _)| *n == name) {
+                        used.push((name, if t.undefined { "(undefined)".into() } else { t.result }));
+                    }
+                }
+            }
+            let shown: Vec<(String, String)> =
+                scopes.used.iter().filter_map(|v| Some((v.name.clone(), v.values[column].clone()?))).collect();
+            assert_eq!(shown, used, "{}: the variables node {column}'s paths read", path.display());
+        }
+    }
 }
 
 #[test]

@@ -9,7 +9,6 @@ use std::rc::Rc;
 use crate::config::Layer;
 use crate::document::case::{environment_dir, CaseLookup, Document, OtherNode, Text};
 use crate::document::fleet::{Answer, Table};
-use crate::document::steps::path_tokens;
 use crate::error::{Error, ErrorKind};
 use crate::explain::{Event, Explanation, NodeKind};
 use crate::value::{Hash, Value};
@@ -356,7 +355,7 @@ impl Playground {
     /// variables when `scopes` (the lookups then record their trace).
     fn answer_every_node(&mut self, scopes: bool) -> (Table, Scopes) {
         let nodes = self.doc.all_nodes();
-        let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(scopes)).collect();
+        let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(false)).collect();
         let mut answers = vec![Vec::with_capacity(nodes.len()); requests.len()];
         let (mut used, mut added) = (Vec::new(), Vec::new());
         // A row of values per variable, in the order first met; a node that
@@ -370,20 +369,20 @@ impl Playground {
         };
         for (column, node) in nodes.iter().enumerate() {
             self.hiera.set_node(node.clone());
+            // One session per node, as one `puppet lookup` of its keys.
+            let mut session = if scopes { self.hiera.tracing_session() } else { self.hiera.session() };
             for (row, request) in requests.iter().enumerate() {
-                let (result, explanation) = match request {
-                    Ok(r) => {
-                        let answer = self.hiera.lookup(r);
-                        (answer.result, answer.explanation)
-                    }
-                    Err(e) => (Err(e.clone()), None),
+                let result = match request {
+                    Ok(r) => session.answer(r),
+                    Err(e) => Err(e.clone()),
                 };
-                for t in explanation.iter().flat_map(path_tokens).filter(|t| t.method == "scope") {
+                for t in session.take_path_tokens().into_iter().filter(|t| t.method == "scope") {
                     let value = if t.undefined { "(undefined)".to_string() } else { t.result };
                     put(&mut used, column, format!("%{{{}}}", t.expression), value);
                 }
                 answers[row].push(Answer::of(result));
             }
+            drop(session);
             for (name, value) in self.hiera.added_facts().into_iter().filter(|_| scopes) {
                 put(&mut added, column, format!("%{{{name}}}"), crate::puppet::convert::to_puppet_string(&value));
             }

@@ -108,22 +108,6 @@ pub fn merge_steps(ex: &Explanation) -> Vec<Step> {
     out
 }
 
-/// What each `%{...}` of the searched hierarchy paths became: the tokens of
-/// [`merge_steps`]' places, without making their steps.
-pub fn path_tokens(ex: &Explanation) -> Vec<Token> {
-    fn tokens(ex: &Explanation, id: NodeId, out: &mut Vec<Token>) {
-        let node = ex.node(id);
-        match &node.kind {
-            NodeKind::Interpolate(_) | NodeKind::Search { meta: true, .. } => {}
-            NodeKind::Location { .. } => out.extend(node.tokens.iter().cloned()),
-            _ => node.branches.iter().for_each(|&b| tokens(ex, b, out)),
-        }
-    }
-    let mut out = Vec::new();
-    tokens(ex, Explanation::ROOT, &mut out);
-    out
-}
-
 /// The steps of the search for `lookup_options` that a lookup made before
 /// its search for data: what there is to show of a lookup that failed
 /// there (a level whose backend cannot be used), before any data was searched.

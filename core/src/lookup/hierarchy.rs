@@ -5,7 +5,7 @@
 use super::{KeyIndex, Run, CODEDIR, CONFDIR, ENVIRONMENTS};
 use crate::backends::data::DataFile;
 use crate::config::environment;
-use crate::config::scope::Node;
+use crate::config::scope::{Node, Scope};
 use crate::config::{FunctionKind, HieraConfig, Layer, Level, Locations};
 use crate::error::Error;
 use crate::explain::Token;
@@ -23,13 +23,20 @@ pub(super) enum ProviderKey {
 /// Hierarchies resolved for the node, with the data files their locations
 /// have read: kept by [`Hiera`](crate::Hiera) across runs until a configuration
 /// or the set of files changes, so that a run after an edit resolves nothing
-/// again and reads only the edited file. The hierarchies of the last nodes
-/// looked up before are kept too, and come back with their node: the
-/// page's Nodes tab and a review go through every node after an edit.
+/// again and reads only the edited file. The scopes and hierarchies of the
+/// last nodes looked up before are kept too, and come back with their node:
+/// the page's Nodes tab and a review go through every node after an edit.
 #[derive(Default)]
 pub(crate) struct Resolved {
     levels: Hierarchies,
-    others: Vec<(Node, Hierarchies)>,
+    others: Vec<Kept>,
+}
+
+/// Another node's scope (its facts read as Puppet reads them) and hierarchies.
+struct Kept {
+    node: Node,
+    scope: Scope,
+    levels: Hierarchies,
 }
 
 type Hierarchies = HashMap<(ProviderKey, bool), Rc<Vec<LevelProvider>>>;
@@ -40,28 +47,29 @@ const KEPT_NODES: usize = 32;
 impl Resolved {
     /// Forgets what was read from a data file whose text changed.
     pub(crate) fn forget_data(&mut self, path: &str) {
-        for levels in std::iter::once(&mut self.levels).chain(self.others.iter_mut().map(|(_, l)| l)) {
+        for levels in std::iter::once(&mut self.levels).chain(self.others.iter_mut().map(|k| &mut k.levels)) {
             forget_data_in(levels, path);
         }
     }
 
-    /// Forgets every hierarchy.
+    /// Forgets every hierarchy (the nodes' scopes stay).
     pub(crate) fn forget(&mut self) {
         self.levels.clear();
-        self.others.clear();
+        self.others.iter_mut().for_each(|k| k.levels.clear());
     }
 
-    /// The node looked up is `to` instead of `from`: `from`'s hierarchies
-    /// are kept, `to`'s come back if they were.
-    pub(crate) fn switch(&mut self, from: Node, to: &Node) {
-        let kept = self.others.iter().position(|(n, _)| n == to).map(|i| self.others.remove(i).1);
-        let levels = std::mem::replace(&mut self.levels, kept.unwrap_or_default());
-        if !levels.is_empty() {
-            if self.others.len() == KEPT_NODES {
-                self.others.remove(0);
-            }
-            self.others.push((from, levels));
+    /// The node looked up is `to` instead of `from`: `from`'s scope and
+    /// hierarchies are kept, `to`'s scope comes back if it was, with its
+    /// hierarchies.
+    pub(crate) fn switch(&mut self, from: Node, scope: Scope, to: &Node) -> Option<Scope> {
+        let kept = self.others.iter().position(|k| k.node == *to).map(|i| self.others.remove(i));
+        let (scope_to, levels_to) = kept.map(|k| (Some(k.scope), k.levels)).unwrap_or_default();
+        let levels = std::mem::replace(&mut self.levels, levels_to);
+        if self.others.len() == KEPT_NODES {
+            self.others.remove(0);
         }
+        self.others.push(Kept { node: from, scope, levels });
+        scope_to
     }
 
     /// The node's hierarchy for a provider, if resolved.
