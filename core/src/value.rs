@@ -543,7 +543,7 @@ pub fn inspect_str(s: &str) -> String {
 }
 
 fn is_unprintable(c: char) -> bool {
-    matches!(c as u32, 0x80..=0x9f | 0x2028 | 0x2029 | 0xfeff)
+    matches!(c as u32, 0x80..=0x9f | 0x2028 | 0x2029)
 }
 
 /// Puppet's `symkeys_to_string`: symbol keys become strings, deeply.

@@ -2,7 +2,8 @@
 //! then the substitutions resolved.
 
 use super::Error;
-use crate::value::{Hash, Int, Value};
+use crate::value::{inspect_str, Hash, Int, Value};
+use std::cell::Cell;
 
 /// Nesting deeper than this is refused, so that a hostile text cannot
 /// exhaust the stack.
@@ -21,8 +22,19 @@ pub fn parse(text: &str) -> Result<Hash, Error> {
         delayed_merge_loaded: false,
         prefix: Vec::new(),
         in_list: 0,
+        seen: Cell::new(0),
     };
-    let root = parser.root()?;
+    let root = parser.root();
+    // ruby-hocon tokenizes as its parser reads: a Ruby error of its
+    // tokenizer's is raised once the parser has looked that far.
+    let seen = parser.seen.get();
+    if let Some(message) = parser.tokens[..=seen].iter().find_map(|t| match &t.0 {
+        Tok::RubyError(m) => Some(m.clone()),
+        _ => None,
+    }) {
+        return Err(Error { message, line: 0, ruby: true });
+    }
+    let root = root?;
     // ruby-hocon reads the whole text before it includes anything; its
     // includer for a string has neither URLs nor resources.
     if let Some(e) = parser.unsupported {
@@ -70,6 +82,9 @@ enum Tok {
         what: String,
         message: String,
     },
+    /// Where ruby-hocon's tokenizer fails with a Ruby error of its own,
+    /// once the parser reads this far: the message.
+    RubyError(String),
     /// `#` or `//` to the end of the line; never in the token list.
     Comment,
     End,
@@ -87,10 +102,11 @@ impl Tok {
             Tok::CloseCurly => "'}'".into(),
             Tok::OpenSquare => "'['".into(),
             Tok::CloseSquare => "']'".into(),
-            Tok::Newline => "'\n'".into(),
+            Tok::Newline => "NEWLINE".into(),
             Tok::End => "end of file".into(),
             Tok::Comment => "comment".into(),
             Tok::Problem { what, message } => format!("'{what}' ({message})"),
+            Tok::RubyError(message) => message.clone(),
             // ruby-hocon's value tokens say their type; a value is shown as Ruby's `to_s` of it.
             Tok::Unquoted(s) if s == "true" || s == "false" => format!("'{s}' (BOOLEAN)"),
             Tok::Unquoted(s) if s == "null" => "'' (NULL)".into(),
@@ -130,11 +146,15 @@ fn tokenize(chars: &[char]) -> Vec<Token> {
     while i < chars.len() {
         let (tok, len) = token_at(chars, i, 0);
         let lines = chars[i..i + len].iter().filter(|&&c| c == '\n').count();
-        // A problem is told on the line where it was found, after what it
-        // read; but the line breaks a quoted string's `\u` escapes read (the
-        // only ones it can hold) are not counted.
+        // A problem, and a substitution (ruby-hocon reads what is inside as
+        // tokens, line breaks too), are told on the line where reading them
+        // ended; but ruby-hocon counts no line break that it reads as a
+        // character: in a quoted string's `\u` escape (the only place one
+        // can hold one), or after a `+` or `$` that it does not follow.
         let quoted = chars[i] == '"' && !chars[i..].starts_with(&['"', '"', '"']);
-        let at = if tok.is_problem() && !quoted { line + lines } else { line };
+        let after_sign = matches!(chars[i], '+' | '$') && len == 2;
+        let ends = tok.is_problem() || matches!(tok, Tok::Substitution { .. } | Tok::BadSubstitution { .. });
+        let at = if ends && !quoted && !after_sign { line + lines } else { line };
         // A comment is no token; the line break after it is.
         if tok != Tok::Comment {
             out.push((tok, at, i..i + len));
@@ -245,13 +265,31 @@ fn comment_len(chars: &[char]) -> usize {
     chars.iter().take_while(|&&c| c != '\n').count()
 }
 
+/// The Ruby error ruby-hocon 1.3.1 fails with on a backslash before `c` in
+/// a quoted string: its `as_string(c)` is given as the problem's origin
+/// (Ruby 3.1's message, with the line that `error_highlight` marks), and
+/// a control character cannot even be named (`"%x" % string`).
+fn invalid_escape(c: char) -> String {
+    let named = match c {
+        '\n' => "newline".to_string(),
+        '\t' => "tab".to_string(),
+        c if c.is_control() => return format!("invalid value for Integer(): {}", inspect_str(&c.to_string())),
+        c => c.to_string(),
+    };
+    format!(
+        "undefined method `line_number' for {}:String\n\n      @origin.line_number\n             ^^^^^^^^^^^^",
+        inspect_str(&named)
+    )
+}
+
 /// A quoted string at the start of `chars` (triple-quoted ones raw).
 fn quoted(chars: &[char]) -> (Tok, usize) {
     if chars.starts_with(&['"', '"', '"']) {
         let body = &chars[3..];
         let Some(end) = (0..body.len()).find(|&k| body[k..].starts_with(&['"', '"', '"'])) else {
+            // ruby-hocon names the end of input by the -1 its reader gives.
             let message = "End of input but triple-quoted string was still open".to_string();
-            return (Tok::Problem { what: "\"\"\"".into(), message }, chars.len());
+            return (Tok::Problem { what: "-1".into(), message }, chars.len());
         };
         // Quotes beyond three at the close belong to the string.
         let extra = body[end + 3..].iter().take_while(|&&c| c == '"').count();
@@ -296,13 +334,14 @@ fn quoted(chars: &[char]) -> (Tok, usize) {
                             }
                         }
                     }
-                    other => {
-                        let what = other.map(|c| c.to_string()).unwrap_or_default();
-                        let message = format!(
-                            "backslash followed by '{what}', this is not a valid escape sequence (quoted strings use JSON escaping, so use double-backslash \\\\ for literal backslash)"
-                        );
-                        return (Tok::Problem { what, message }, k + 1);
+                    None => {
+                        let message = "End of input but backslash in string had nothing after it".to_string();
+                        return (Tok::Problem { what: String::new(), message }, k + 1);
                     }
+                    // ruby-hocon 1.3.1 means to say that this is no escape,
+                    // but hands its problem a string where an origin goes,
+                    // and fails with Ruby's error instead.
+                    Some(&c) => return (Tok::RubyError(invalid_escape(c)), k + 2),
                 };
                 s.push(escaped);
                 k += 2;
@@ -366,7 +405,7 @@ fn substitution(chars: &[char], nested: usize) -> (Tok, usize) {
         k += len;
         match tok {
             Tok::CloseCurly => break,
-            Tok::Problem { .. } => return (tok, k),
+            Tok::Problem { .. } | Tok::RubyError(_) => return (tok, k),
             Tok::Comment => {}
             tok => inner.push(tok),
         }
@@ -487,6 +526,8 @@ struct Parser {
     /// How many lists (and `+=` values, which become lists) the text being
     /// read is in: ruby-hocon's `array_count`.
     in_list: usize,
+    /// The furthest token the parser has looked at.
+    seen: Cell<usize>,
 }
 
 const QUOTE_HINT: &str = "to be part of a key or string value, try enclosing the key or value in double quotes";
@@ -505,6 +546,7 @@ fn with_quote_hint(message: String, t: &Tok) -> String {
 
 impl Parser {
     fn peek(&self) -> &Tok {
+        self.seen.set(self.seen.get().max(self.at));
         &self.tokens[self.at].0
     }
 
@@ -513,6 +555,7 @@ impl Parser {
     }
 
     fn bump(&mut self) -> Tok {
+        self.seen.set(self.seen.get().max(self.at));
         let t = self.tokens[self.at].0.clone();
         if self.at + 1 < self.tokens.len() {
             self.at += 1;
