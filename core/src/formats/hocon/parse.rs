@@ -40,7 +40,8 @@ pub fn parse(text: &str) -> Result<Hash, Error> {
     if let Some(e) = parser.unsupported {
         return Err(e);
     }
-    let mut resolver = Resolver { root: &root, active: Vec::new(), depth: 0, resolved: Default::default() };
+    let mut resolver =
+        Resolver { root: &root, active: Vec::new(), depth: 0, resolved: Default::default(), parsing: false };
     match resolver.resolve(&root)? {
         Some(Value::Hash(h)) => Ok(h),
         _ => Ok(Hash::default()),
@@ -595,7 +596,18 @@ impl Parser {
         }
         match list_at {
             Some(line) => {
-                Err(Error { message: " has type LIST rather than object at file root".into(), line, ruby: false })
+                // ruby-hocon joins the list's concatenations as it parses
+                // them, before it looks at what the root is.
+                let mut resolver =
+                    Resolver { root: &node, active: Vec::new(), depth: 0, resolved: Default::default(), parsing: true };
+                match resolver.resolve(&node) {
+                    Err(e) if e.message.starts_with(CANNOT_CONCATENATE) => Err(e),
+                    _ => Err(Error {
+                        message: " has type LIST rather than object at file root".into(),
+                        line,
+                        ruby: false,
+                    }),
+                }
             }
             None => Ok(node),
         }
@@ -771,7 +783,13 @@ impl Parser {
                 let previous = Piece::Subst { path: self.prefix.clone(), text: String::new(), optional: true, line };
                 Ok(Node::Concat(vec![previous, Piece::Node(Node::Array(vec![value]))], line))
             }
-            Tok::OpenCurly => self.value(),
+            // An object straight after its key is that object alone, never
+            // the start of a concatenation (ruby-hocon's `parse_object`).
+            Tok::OpenCurly => {
+                let line = self.line();
+                self.bump();
+                Ok(Node::Concat(vec![Piece::Node(self.object(true)?)], line))
+            }
             t => {
                 let message = format!("Key '{written}' may not be followed by token: {}", t.describe());
                 self.fail(with_quote_hint(message, t))
@@ -1194,6 +1212,9 @@ struct Resolver<'a> {
     /// values that substitute each other twice would otherwise be resolved
     /// exponentially often.
     resolved: std::collections::HashMap<Vec<String>, Option<Joinable>>,
+    /// Joining as ruby-hocon's parser does, before anything is resolved:
+    /// a substitution is left alone and parts the pieces around it.
+    parsing: bool,
 }
 
 impl Resolver<'_> {
@@ -1257,6 +1278,10 @@ impl Resolver<'_> {
     fn concat(&mut self, pieces: &[Piece], line: usize) -> Result<Option<Joinable>, Error> {
         let mut joined: Option<Joinable> = None;
         for piece in pieces {
+            if self.parsing && matches!(piece, Piece::Subst { .. }) {
+                joined = None;
+                continue;
+            }
             let Some(right) = self.piece(piece)? else { continue };
             joined = Some(match joined {
                 None => right,
@@ -1439,6 +1464,8 @@ impl Joinable {
     }
 }
 
+const CANNOT_CONCATENATE: &str = "Cannot concatenate object or list with a non-object-or-list";
+
 /// ruby-hocon's `ConfigConcatenation.join`, or its error (a message, and
 /// whether it is a Ruby error rather than ruby-hocon's) when the two
 /// cannot join.
@@ -1464,11 +1491,7 @@ fn join(left: Joinable, right: Joinable) -> Result<Joinable, (String, bool)> {
             match (left.text(), right.text()) {
                 (Some(a), Some(b)) => Ok(Joinable { value: Value::String(a + &b), class: Class::Quoted }),
                 _ => Err((
-                    format!(
-                        "Cannot concatenate object or list with a non-object-or-list, {} and {} are not compatible",
-                        left.describe(),
-                        right.describe()
-                    ),
+                    format!("{CANNOT_CONCATENATE}, {} and {} are not compatible", left.describe(), right.describe()),
                     false,
                 )),
             }
