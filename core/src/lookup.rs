@@ -874,12 +874,12 @@ impl Run<'_> {
         providers
     }
 
-    /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.
     /// A request's lookup in a session: as [`Run::answer`], unexplained.
     pub(crate) fn answer_one(&mut self, request: &Request) -> Result<Value, Error> {
         self.lookup_names(&request.keys, request.merge.as_ref(), request.default.clone(), request.value_type.as_deref())
     }
 
+    /// One plain `lookup(key)` in this run, reusing what earlier lookups loaded.
     pub(crate) fn lookup_one(&mut self, key: &str) -> Result<Option<Value>, Error> {
         self.module_bases().map_err(Error::clone)?;
         Ok(self.adapter_lookup(key, None)?.map(|(v, _)| v))

@@ -352,7 +352,7 @@ impl Playground {
 
     /// The lookups, node after node (the document's engine keeps the files
     /// it has read, and is the shown node's again after); with the
-    /// variables when `scopes` (the lookups then record their trace).
+    /// variables their paths read when `scopes`.
     fn answer_every_node(&mut self, scopes: bool) -> (Table, Scopes) {
         let nodes = self.doc.all_nodes();
         let requests: Vec<_> = self.doc.lookups.iter().map(|l| l.request(false)).collect();
