@@ -245,12 +245,7 @@ impl<'h> Run<'h> {
     /// `puppet lookup`'s `main`: the lookup, with a lookup error added to the
     /// explanation as Puppet prints it.
     pub(crate) fn answer(mut self, request: &Request) -> Answer {
-        let result = self.lookup_names(
-            &request.keys,
-            request.merge.as_ref(),
-            request.default.clone(),
-            request.value_type.as_deref(),
-        );
+        let result = self.answer_one(request);
         if let (Err(e), Some(ex)) = (&result, &mut self.ex) {
             // The trace of a lookup stopped at a bound is as large as the
             // bound: the message alone says what happened.
@@ -874,7 +869,8 @@ impl Run<'_> {
         providers
     }
 
-    /// A request's lookup in a session: as [`Run::answer`], unexplained.
+    /// A request's lookup: its keys in turn, then its default, checked
+    /// against its type (the run explains it if it explains).
     pub(crate) fn answer_one(&mut self, request: &Request) -> Result<Value, Error> {
         self.lookup_names(&request.keys, request.merge.as_ref(), request.default.clone(), request.value_type.as_deref())
     }
