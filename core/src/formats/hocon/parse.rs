@@ -40,8 +40,7 @@ pub fn parse(text: &str) -> Result<Hash, Error> {
     if let Some(e) = parser.unsupported {
         return Err(e);
     }
-    let mut resolver =
-        Resolver { root: &root, active: Vec::new(), depth: 0, resolved: Default::default(), parsing: false };
+    let mut resolver = Resolver::new(&root, false);
     match resolver.resolve(&root)? {
         Some(Value::Hash(h)) => Ok(h),
         _ => Ok(Hash::default()),
@@ -598,8 +597,7 @@ impl Parser {
             Some(line) => {
                 // ruby-hocon joins the list's concatenations as it parses
                 // them, before it looks at what the root is.
-                let mut resolver =
-                    Resolver { root: &node, active: Vec::new(), depth: 0, resolved: Default::default(), parsing: true };
+                let mut resolver = Resolver::new(&node, true);
                 match resolver.resolve(&node) {
                     Err(e) if e.message.starts_with(CANNOT_CONCATENATE) => Err(e),
                     _ => Err(Error {
@@ -1217,7 +1215,11 @@ struct Resolver<'a> {
     parsing: bool,
 }
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
+    fn new(root: &'a Node, parsing: bool) -> Resolver<'a> {
+        Resolver { root, active: Vec::new(), depth: 0, resolved: Default::default(), parsing }
+    }
+
     /// The node's value, or `None` when it comes to nothing (an optional
     /// substitution of nothing).
     fn resolve(&mut self, node: &Node) -> Result<Option<Value>, Error> {
