@@ -10,7 +10,7 @@ pub(crate) mod settings;
 use crate::error::Error;
 use crate::formats::yaml;
 use crate::puppet::types::type_name;
-use crate::value::{symkeys_to_string, Hash, Str, Value};
+use crate::value::{symkeys_to_string, Hash, Int, Str, Value};
 
 /// Which layer a hiera.yaml configures; some keys are allowed only in one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -228,7 +228,7 @@ impl HieraConfig {
             let key = k.to_ruby_s();
             match key.as_str() {
                 "version" => {
-                    if !matches!(v, Value::Integer(i) if i.get() == 5) {
+                    if !matches!(v, Value::Integer(i) if *i == Int::small(5)) {
                         return Err(self.type_error(&format!("entry 'version' {}", expects("an Integer", v))));
                     }
                 }
@@ -472,7 +472,7 @@ fn combine(items: &[&str]) -> String {
 /// Ruby's `to_i` on the `version` value.
 fn ruby_to_i(v: &Value) -> i128 {
     match v {
-        Value::Integer(i) => i.get(),
+        Value::Integer(i) => i.to_i128().unwrap_or(0),
         Value::Float(f) => *f as i128,
         Value::String(s) => {
             let t = s.trim_start();
@@ -531,8 +531,9 @@ fn check_level_value(key: &str, v: &Value) -> Result<(), String> {
         "paths" | "globs" | "uris" | "mapped_paths" => {
             let Some(a) = v.as_array() else { return Err(expects("an Array", v)) };
             use crate::puppet::types::Ints;
-            let size = if key == "mapped_paths" { Ints::new(3, 3) } else { Ints { from: Some(1), to: None } };
-            if !size.contains(a.len() as i128) {
+            let size =
+                if key == "mapped_paths" { Ints::new(3, 3) } else { Ints { from: Some(Int::small(1)), to: None } };
+            if !size.contains_count(a.len()) {
                 return Err(crate::puppet::types::size_mismatch(&size, &Ints::exactly(a.len())));
             }
             for (i, e) in a.iter().enumerate() {

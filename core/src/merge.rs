@@ -563,9 +563,9 @@ fn compare(x: &Value, y: &Value) -> Result<std::cmp::Ordering, Error> {
     use Value::*;
     let fail = || Error::runtime(format!("comparison of {} with {} failed", x.ruby_class(), y.ruby_class()));
     match (x, y) {
-        (Integer(a), Integer(b)) => Ok(a.get().cmp(&b.get())),
-        (Integer(a), Float(b)) => (a.get() as f64).partial_cmp(b).ok_or_else(fail),
-        (Float(a), Integer(b)) => a.partial_cmp(&(b.get() as f64)).ok_or_else(fail),
+        (Integer(a), Integer(b)) => Ok(a.cmp(b)),
+        (Integer(a), Float(b)) => a.to_f64().partial_cmp(b).ok_or_else(fail),
+        (Float(a), Integer(b)) => a.partial_cmp(&b.to_f64()).ok_or_else(fail),
         (Float(a), Float(b)) => a.partial_cmp(b).ok_or_else(fail),
         (String(a), String(b)) => Ok(a.as_bytes().cmp(b.as_bytes())),
         (Array(a), Array(b)) => {

@@ -7,7 +7,7 @@
 use super::find::Defined;
 use super::{Bound, Failure, From, Parameter};
 use crate::manifests::{Expr, Piece};
-use crate::value::{Hash, Int, Value};
+use crate::value::{Hash, Value};
 use crate::Hiera;
 
 /// What a default evaluates to.
@@ -69,7 +69,7 @@ impl Scope<'_> {
                     v = match (&v, &key) {
                         (Value::Hash(h), k) => h.get(k).cloned().unwrap_or(Value::Undef),
                         (Value::Array(a), Value::Integer(i)) => {
-                            let i = i.get();
+                            let i = i.to_i128().ok_or(Stop::Unevaluated)?;
                             let len = a.len() as i128;
                             let at = if i < 0 { len + i } else { i };
                             usize::try_from(at).ok().and_then(|at| a.get(at)).cloned().unwrap_or(Value::Undef)
@@ -93,7 +93,7 @@ impl Scope<'_> {
             }
             Expr::Arith(op, a, b) => arith(*op, &self.eval(a)?, &self.eval(b)?).ok_or(Stop::Unevaluated)?,
             Expr::Neg(a) => match self.eval(a)? {
-                Value::Integer(i) => Value::Integer(Int::new(i.get().checked_neg().ok_or(Stop::Unevaluated)?)),
+                Value::Integer(i) => Value::Integer(i.neg()),
                 Value::Float(f) => Value::Float(-f),
                 _ => return Err(Stop::Unevaluated),
             },
@@ -189,7 +189,7 @@ fn number(text: &str) -> Option<Value> {
 fn arith(op: char, a: &Value, b: &Value) -> Option<Value> {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => {
-            let (x, y) = (x.get(), y.get());
+            let (x, y) = (x.to_i128()?, y.to_i128()?);
             let r = match op {
                 '+' => x.checked_add(y),
                 '-' => x.checked_sub(y),
@@ -203,7 +203,7 @@ fn arith(op: char, a: &Value, b: &Value) -> Option<Value> {
         }
         (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
             let f = |v: &Value| match v {
-                Value::Integer(i) => i.get() as f64,
+                Value::Integer(i) => i.to_f64(),
                 Value::Float(f) => *f,
                 _ => 0.0,
             };

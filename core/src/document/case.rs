@@ -142,9 +142,10 @@ impl Document {
         };
         let puppet = match get("puppet") {
             None | Some(Value::Undef) => Puppet::V7,
-            Some(Value::Integer(n)) => {
-                Puppet::from_major(n.get()).ok_or_else(|| Error::lookup("document: 'puppet' must be 7 or 8"))?
-            }
+            Some(Value::Integer(n)) => n
+                .to_i128()
+                .and_then(Puppet::from_major)
+                .ok_or_else(|| Error::lookup("document: 'puppet' must be 7 or 8"))?,
             Some(_) => return Err(Error::lookup("document: 'puppet' must be 7 or 8")),
         };
         let lookups = match get("lookups") {

@@ -125,7 +125,7 @@ pub fn read(inflated: Result<Vec<u8>, Inflate>) -> Result<Shared, ShareError> {
     let get = |k: &str| top.as_ref().and_then(|t| t.get(k)).cloned();
     let open = get("open").map(|v| v.to_ruby_s());
     let selected = match get("selected") {
-        Some(Value::Integer(i)) => usize::try_from(i.get()).ok(),
+        Some(Value::Integer(i)) => i.to_usize(),
         _ => None,
     };
     Ok(Shared { document, open, selected })

@@ -5,7 +5,7 @@
 //! prints a value: keys in order, floats as Ruby prints them (`1.0e+20`),
 //! integers in full.
 
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Int, Value};
 
 /// JSON is written here, apart from the data model (as serde_json's `Value`
 /// is apart from its serializer).
@@ -384,10 +384,10 @@ impl Parser<'_> {
         if float {
             return text.parse::<f64>().map(Value::Float).map_err(|_| Fail::Bubble);
         }
-        Ok(match text.parse::<i128>() {
-            Ok(i) => Value::Integer(i.into()),
-            Err(_) => Value::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)),
-        })
+        // The json gem reads any integer, as Ruby's integers have no bound.
+        let (minus, digits) = text.strip_prefix('-').map_or((false, text), |d| (true, d));
+        let n = Int::from_digits(digits, 10).ok_or(Fail::Bubble)?;
+        Ok(Value::Integer(if minus { n.neg() } else { n }))
     }
 }
 

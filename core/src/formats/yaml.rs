@@ -6,7 +6,7 @@
 //! and its safe-load refusals (dates and times), and keeps the line and
 //! column of every value.
 
-use crate::value::{Hash, Value};
+use crate::value::{Hash, Int, Value};
 use indexmap::IndexMap;
 use libyaml::{Event, Style};
 use rustc_hash::FxHashMap as HashMap;
@@ -533,7 +533,7 @@ fn scalar(text: String, style: Style, tag: Option<&str>, at: Position) -> Result
     match tag {
         "tag:yaml.org,2002:str" | "!str" => Ok(Value::String(text)),
         "tag:yaml.org,2002:float" | "!float" => match tokenize(text.clone(), at)? {
-            Value::Integer(i) => Ok(Value::Float(i.get() as f64)),
+            Value::Integer(i) => Ok(Value::Float(i.to_f64())),
             f @ Value::Float(_) => Ok(f),
             _ => Err(YamlError {
                 message: format!("invalid value for Float(): {}", crate::value::inspect_str(&text)),
@@ -908,17 +908,16 @@ fn parse_int(s: &str) -> Option<Value> {
         (10, clean(body))
     };
     // Ruby's Integer() rejects what the pattern lets through but it can't read ("0b_", "0x,").
-    let n = i128::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix).ok()?;
+    let n = Int::from_digits(if digits.is_empty() { "0" } else { &digits }, radix)?;
     if digits.is_empty() && radix != 8 {
         return None;
     }
-    Some(Value::Integer((if neg { -n } else { n }).into()))
+    Some(Value::Integer(if neg { n.neg() } else { n }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::Int;
 
     fn one(text: &str) -> Value {
         let (v, _) = load(&format!("k: {text}\n")).unwrap().unwrap();

@@ -208,7 +208,7 @@ impl Run<'_> {
                 let step = run.with(|| NodeKind::Segment(segment.clone()), |run| {
                     let next = match (value, segment) {
                         (Value::Undef, _) => None,
-                        (Value::Array(a), Value::Integer(i)) => usize::try_from(i.get()).ok().and_then(|i| a.get(i)),
+                        (Value::Array(a), Value::Integer(i)) => i.to_usize().and_then(|i| a.get(i)),
                         (Value::Hash(h), s) => h.get(s),
                         (v, s) => {
                             return Err(Error::lookup(format!(

@@ -9,7 +9,7 @@ mod string;
 
 use crate::error::{Error, ErrorKind};
 use crate::puppet::types::{self, parse_type, NewType as Type};
-use crate::value::{Hash, Str, Value};
+use crate::value::{Hash, Int, Str, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
 
@@ -160,7 +160,7 @@ fn from_named(ty: &Type, h: &Hash) -> Result<Value, String> {
     let integer = matches!(ty, Type::Integer);
     let get = |k: &str| h.get(&Str(k));
     let names: &[&str] = if integer { &["from", "radix", "abs"] } else { &["from", "abs"] };
-    let radix_ok = |r: &Value| matches!(r, Value::Integer(i) if matches!(i.get(), 2 | 8 | 10 | 16));
+    let radix_ok = |r: &Value| matches!(r, Value::Integer(i) if matches!(i.to_i128(), Some(2 | 8 | 10 | 16)));
     let (radix, abs) = (get("radix"), get("abs"));
     let fits = h.keys().all(|k| matches!(k, Value::String(k) if names.contains(&k.as_str())))
         && radix.is_none_or(radix_ok)
@@ -241,8 +241,8 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, Refusal> 
         Type::Boolean if !args.is_empty() => Err(format!("'new_boolean' expects 1 argument, got {}", args.len() + 1)),
         Type::Boolean => to_boolean(&value),
         Type::Array => match args {
-            [] => Ok(to_array(value, false)),
-            [Value::Bool(wrap)] => Ok(to_array(value, *wrap)),
+            [] => to_array(value, false),
+            [Value::Bool(wrap)] => to_array(value, *wrap),
             [wrap] => Err(format!(
                 "'new_array' parameter 'wrap' expects a Boolean value, got {}",
                 types::Type::infer(wrap).generalize()
@@ -267,9 +267,7 @@ fn new_value(ty: &Type, value: Value, args: &[Value]) -> Result<Value, Refusal> 
 /// A number made positive when `abs` is `true`, as `new`'s `abs` argument does.
 fn absolute(v: Value, abs: Option<&Value>) -> Value {
     match (v, abs) {
-        // The least i128 has no positive counterpart (Ruby's would be a
-        // Bignum, past what Puppet's 64-bit Integer holds anyway).
-        (Value::Integer(i), Some(Value::Bool(true))) => Value::Integer(i.get().saturating_abs().into()),
+        (Value::Integer(i), Some(Value::Bool(true))) if i.is_negative() => Value::Integer(i.neg()),
         (Value::Float(f), Some(Value::Bool(true))) => Value::Float(f.abs()),
         (v, _) => v,
     }
@@ -278,7 +276,7 @@ fn absolute(v: Value, abs: Option<&Value>) -> Value {
 /// The radixes Integer's `new` takes.
 fn radix_of(r: &Value) -> Option<u32> {
     match r {
-        Value::Integer(i) => [2, 8, 10, 16].into_iter().find(|&b| i128::from(b) == i.get()),
+        Value::Integer(i) => [2, 8, 10, 16].into_iter().find(|&b| i.to_i128() == Some(i128::from(b))),
         _ => None,
     }
 }
@@ -341,8 +339,9 @@ fn number_new(ty: &Type, from: &Value, args: &[Value]) -> Result<Value, String> 
 /// Integer's `new` of a value it takes, with a radix it takes or none.
 fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match v {
-        Value::Integer(i) => Ok(Value::Integer(*i)),
-        Value::Float(f) => Ok(Value::Integer((f.trunc() as i128).into())),
+        Value::Integer(i) => Ok(Value::Integer(i.clone())),
+        // Ruby's FloatDomainError for what is not finite.
+        Value::Float(f) => sprintf::float_to_int(*f).map(Value::Integer),
         Value::Bool(b) => Ok(Value::Integer((*b as i128).into())),
         // Only what the `Convertible` pattern lets through reaches Ruby's `Integer()`.
         Value::String(s) if !INTEGER_TEXT.is_match(s) => Err(cannot(v, "Integer")),
@@ -356,7 +355,7 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
             };
             ruby_integer(s, base)
                 .or_else(|| ruby_integer(&unspaced()?, base))
-                .map(|n| Value::Integer(n.into()))
+                .map(Value::Integer)
                 .ok_or_else(|| format!("invalid value for Integer(): {}", crate::value::inspect_str(s)))
         }
         v => Err(cannot(v, "Integer")),
@@ -364,9 +363,8 @@ fn to_integer(v: &Value, radix: Option<&Value>) -> Result<Value, String> {
 }
 
 /// Ruby's `Integer(text)`, or `Integer(text, base)`, on a text that
-/// Integer's `Convertible` pattern lets through: `None` where Ruby raises
-/// (or the number does not fit an `i128`).
-fn ruby_integer(text: &str, base: Option<u32>) -> Option<i128> {
+/// Integer's `Convertible` pattern lets through: `None` where Ruby raises.
+fn ruby_integer(text: &str, base: Option<u32>) -> Option<Int> {
     let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
     let (negative, body) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
@@ -385,13 +383,13 @@ fn ruby_integer(text: &str, base: Option<u32>) -> Option<i128> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
         return None;
     }
-    let n = i128::from_str_radix(digits, base).ok()?;
-    Some(if negative { -n } else { n })
+    let n = Int::from_digits(digits, base)?;
+    Some(if negative { n.neg() } else { n })
 }
 
 fn to_float(v: &Value) -> Result<Value, String> {
     match v {
-        Value::Integer(i) => Ok(Value::Float(i.get() as f64)),
+        Value::Integer(i) => Ok(Value::Float(i.to_f64())),
         Value::Float(f) => Ok(Value::Float(*f)),
         Value::Bool(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
         Value::String(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| cannot(v, "Float")),
@@ -402,7 +400,7 @@ fn to_float(v: &Value) -> Result<Value, String> {
 fn to_boolean(v: &Value) -> Result<Value, String> {
     match v {
         Value::Bool(b) => Ok(Value::Bool(*b)),
-        Value::Integer(i) => Ok(Value::Bool(i.get() != 0)),
+        Value::Integer(i) => Ok(Value::Bool(*i != Int::ZERO)),
         Value::Float(f) => Ok(Value::Bool(*f != 0.0)),
         Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "true" | "yes" | "y" => Ok(Value::Bool(true)),
@@ -413,16 +411,21 @@ fn to_boolean(v: &Value) -> Result<Value, String> {
     }
 }
 
-fn to_array(v: Value, wrap: bool) -> Value {
-    match v {
+fn to_array(v: Value, wrap: bool) -> Result<Value, String> {
+    Ok(match v {
         Value::Array(a) => Value::Array(a),
         v if wrap => Value::Array(vec![v].into()),
         Value::Hash(h) => Value::Array(h.into_iter().map(|(k, v)| Value::Array(vec![k, v].into())).collect()),
         Value::String(s) => Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect()),
-        // An Integer is iterable in Puppet: `Array(3)` is `[0, 1, 2]`.
-        Value::Integer(n) => Value::Array((0..n.get().max(0)).map(|i| Value::Integer(i.into())).collect()),
+        // An Integer is iterable in Puppet: `Array(3)` is `[0, 1, 2]`. Past
+        // a million elements the engine gives up, as Ruby does past memory.
+        Value::Integer(n) if n.is_negative() => Value::Array(Default::default()),
+        Value::Integer(n) => match n.to_usize().filter(|&n| n <= crate::formats::yaml::MAX_NODES) {
+            Some(n) => Value::Array((0..n).map(|i| Value::Integer(Int::from(i as u64))).collect()),
+            None => return Err("failed to allocate memory".into()),
+        },
         v => Value::Array(vec![v].into()),
-    }
+    })
 }
 
 fn to_hash(v: Value) -> Result<Value, String> {
@@ -458,8 +461,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn abs_of_the_least_integer_does_not_overflow() {
+    fn abs_of_the_least_integer_is_its_opposite_as_in_ruby() {
         let least = Value::Integer(i128::MIN.into());
-        assert_eq!(absolute(least, Some(&Value::Bool(true))), Value::Integer(i128::MAX.into()));
+        let opposite = Int::from_digits("170141183460469231731687303715884105728", 10).unwrap();
+        assert_eq!(absolute(least, Some(&Value::Bool(true))), Value::Integer(opposite));
+    }
+
+    #[test]
+    fn an_array_of_a_huge_integer_fails_instead_of_filling_memory() {
+        let three = to_array(Value::Integer(Int::small(3)), false).unwrap();
+        assert_eq!(three, Value::Array((0..3).map(|i| Value::Integer(Int::small(i))).collect()));
+        assert_eq!(to_array(Value::Integer(Int::small(-3)), false), Ok(Value::Array(Default::default())));
+        let huge = Value::Integer(Int::new(10i128.pow(12)));
+        assert_eq!(to_array(huge, false), Err("failed to allocate memory".to_string()));
     }
 }

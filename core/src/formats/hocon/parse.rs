@@ -961,18 +961,18 @@ fn number(word: &str) -> Option<Value> {
     if !word.contains(['.', 'e', 'E']) {
         // Ruby's `Integer()`: a leading zero makes the digits octal, and
         // a word that is not an octal number stays text (`08`).
-        let (sign, digits) = word.strip_prefix('-').map_or((1, word), |d| (-1, d));
-        let parsed = match digits.strip_prefix('0').filter(|rest| !rest.is_empty()) {
-            Some(octal) => i128::from_str_radix(octal, 8),
-            None => digits.parse::<i128>(),
-        };
-        return parsed.ok().filter(|_| !digits.starts_with(['+', '-'])).map(|i| Value::Integer(Int::from(sign * i)));
+        let (minus, digits) = word.strip_prefix('-').map_or((false, word), |d| (true, d));
+        let n = match digits.strip_prefix('0').filter(|rest| !rest.is_empty()) {
+            Some(octal) => Int::from_digits(octal, 8),
+            None => Int::from_digits(digits, 10),
+        }?;
+        return Some(Value::Integer(if minus { n.neg() } else { n }));
     }
+    // `ConfigNumber.new_number`: a float equal to its `to_i` is that integer.
     let f: f64 = word.parse().ok()?;
-    if f.fract() == 0.0 && f.abs() < 1e38 {
-        Some(Value::Integer(Int::from(f as i128)))
-    } else {
-        Some(Value::Float(f))
+    match Int::from_f64(f).filter(|_| f.fract() == 0.0) {
+        Some(i) => Some(Value::Integer(i)),
+        None => Some(Value::Float(f)),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::string::{shown, type_name};
 use crate::formats::yaml::MAX_DEPTH;
-use crate::value::{ruby_float, Hash, Value};
+use crate::value::{ruby_float, Hash, Int, Value};
 
 /// The signatures Puppet's dispatcher lists when it takes none.
 const SIGNATURES: [&str; 3] = [
@@ -158,14 +158,13 @@ fn set(r: &mut Value, key: &Value, value: Value) -> Result<(), String> {
         Value::Array(a) => {
             let len = a.len();
             let i = match key {
-                Value::Integer(i) if i.get() < 0 && i.get() + (len as i128) < 0 => {
-                    return Err(format!("index {i} too small for array; minimum: -{len}"));
-                }
-                Value::Integer(i) if i.get() < 0 => (i.get() + len as i128) as usize,
-                Value::Integer(i) if i64::try_from(i.get()).is_err() => {
-                    return Err("bignum too big to convert into `long'".into());
-                }
-                Value::Integer(i) => i.get() as usize,
+                Value::Integer(i) => match long(i)? {
+                    n if n < 0 && n + (len as i128) < 0 => {
+                        return Err(format!("index {i} too small for array; minimum: -{len}"));
+                    }
+                    n if n < 0 => (n + len as i128) as usize,
+                    n => n as usize,
+                },
                 other => return Err(integer_conversion(other)),
             };
             // Ruby would fill the array with nils up to the index; past a
@@ -185,7 +184,8 @@ fn set(r: &mut Value, key: &Value, value: Value) -> Result<(), String> {
             let chars = s.chars().count() as i128;
             let range = match key {
                 Value::Integer(i) => {
-                    let at = if i.get() < 0 { i.get() + chars } else { i.get() };
+                    let n = long(i)?;
+                    let at = if n < 0 { n + chars } else { n };
                     if !(0..chars).contains(&at) {
                         return Err(format!("index {i} out of string"));
                     }
@@ -216,11 +216,17 @@ fn set(r: &mut Value, key: &Value, value: Value) -> Result<(), String> {
 fn array_index(key: &Value, len: usize) -> Result<Option<usize>, String> {
     match key {
         Value::Integer(i) => {
-            let at = if i.get() < 0 { i.get() + len as i128 } else { i.get() };
+            let n = long(i)?;
+            let at = if n < 0 { n + len as i128 } else { n };
             Ok(usize::try_from(at).ok().filter(|&at| at < len))
         }
         other => Err(integer_conversion(other)),
     }
+}
+
+/// An index as Ruby reads one, into a C long.
+fn long(i: &Int) -> Result<i128, String> {
+    i.to_i128().filter(|n| i64::try_from(*n).is_ok()).ok_or_else(|| "bignum too big to convert into `long'".into())
 }
 
 fn integer_conversion(key: &Value) -> String {

@@ -3,7 +3,7 @@
 //! conversions, with Ruby's flags, widths and precisions (ruby/sprintf.c and
 //! its BSD `vfprintf` for floats).
 
-use crate::value::{inspect_str, ruby_float};
+use crate::value::{inspect_str, ruby_float, Int};
 
 /// A parsed `%<flags><width>.<precision><conversion>`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,9 +25,9 @@ pub(super) struct Spec {
 }
 
 /// The value Ruby's `format` is given.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Arg<'a> {
-    Int(i128),
+    Int(Int),
     Float(f64),
     Str(&'a str),
 }
@@ -98,19 +98,20 @@ fn parse(text: &str) -> Result<(Option<Spec>, &str), String> {
 /// conversion wants.
 fn convert(spec: &Spec, arg: Arg) -> Result<String, String> {
     Ok(match (spec.conv, arg) {
-        ('d' | 'i' | 'u' | 'o' | 'x' | 'X' | 'b' | 'B', Arg::Int(i)) => int(spec, i),
-        ('d' | 'i' | 'u' | 'o' | 'x' | 'X' | 'b' | 'B', Arg::Float(f)) => int(spec, float_to_int(f)?),
+        ('d' | 'i' | 'u' | 'o' | 'x' | 'X' | 'b' | 'B', Arg::Int(i)) => int(spec, &i),
+        ('d' | 'i' | 'u' | 'o' | 'x' | 'X' | 'b' | 'B', Arg::Float(f)) => int(spec, &float_to_int(f)?),
         ('d' | 'i' | 'u' | 'o' | 'x' | 'X' | 'b' | 'B', Arg::Str(s)) => {
             return Err(format!("invalid value for Integer(): {}", inspect_str(s)))
         }
-        ('e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A', Arg::Int(i)) => float(spec, i as f64),
+        ('e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A', Arg::Int(i)) => float(spec, i.to_f64()),
         ('e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A', Arg::Float(f)) => float(spec, f),
         ('e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A', Arg::Str(s)) => {
             return Err(format!("invalid value for Float(): {}", inspect_str(s)))
         }
         ('c', Arg::Str(s)) => text(spec, s.get(..s.chars().next().map_or(0, char::len_utf8)).unwrap_or("")),
         ('c', Arg::Int(i)) => {
-            let c = u32::try_from(i).ok().and_then(char::from_u32).ok_or("invalid character")?;
+            let c =
+                i.to_i128().and_then(|i| u32::try_from(i).ok()).and_then(char::from_u32).ok_or("invalid character")?;
             text(spec, c.encode_utf8(&mut [0; 4]))
         }
         ('c', Arg::Float(f)) => return convert(spec, Arg::Int(float_to_int(f)?)),
@@ -121,16 +122,17 @@ fn convert(spec: &Spec, arg: Arg) -> Result<String, String> {
     })
 }
 
-/// Ruby's `Float#to_i`, within the integers the engine holds.
-pub(super) fn float_to_int(f: f64) -> Result<i128, String> {
-    if f.is_nan() {
-        Err("NaN".into())
-    } else if f.is_infinite() {
-        Err(if f > 0.0 { "Infinity" } else { "-Infinity" }.into())
-    } else {
-        // Saturates past what an i128 holds (about 1.7e38).
-        Ok(f.trunc() as i128)
-    }
+/// Ruby's `Float#to_i`.
+pub(super) fn float_to_int(f: f64) -> Result<Int, String> {
+    Int::from_f64(f).ok_or_else(|| {
+        if f.is_nan() {
+            "NaN".into()
+        } else if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
+    })
 }
 
 /// `%s` of a text: at most `prec` characters, padded with spaces to `width`.
@@ -158,7 +160,7 @@ fn pad(spec: &Spec, len: usize, s: &str, prefix: &str) -> String {
 /// without `+` or ` `, a negative number in base 2, 8 or 16 is shown as
 /// its two's complement, `..` and the digits from the first that repeats
 /// (`-255` is `..f01` in `%x`).
-pub(super) fn int(spec: &Spec, v: i128) -> String {
+pub(super) fn int(spec: &Spec, v: &Int) -> String {
     let (base, numbits): (u32, u32) = match spec.conv {
         'o' => (8, 3),
         'x' | 'X' => (16, 4),
@@ -178,7 +180,7 @@ pub(super) fn int(spec: &Spec, v: i128) -> String {
     let mut sign = "";
     let mut dots = false;
     let mut digits = if signed {
-        if v < 0 {
+        if v.is_negative() {
             sign = "-";
         } else if spec.plus {
             sign = "+";
@@ -186,9 +188,12 @@ pub(super) fn int(spec: &Spec, v: i128) -> String {
             sign = " ";
         }
         width -= sign.len() as i64;
-        to_base(v.unsigned_abs(), base)
+        match base {
+            10 => v.magnitude_text(),
+            _ => complement_digits(&if v.is_negative() { v.neg() } else { v.clone() }, base, numbits),
+        }
     } else {
-        dots = v < 0;
+        dots = v.is_negative();
         complement_digits(v, base, numbits)
     };
     if spec.conv == 'X' {
@@ -260,37 +265,30 @@ pub(super) fn int(spec: &Spec, v: i128) -> String {
     out
 }
 
-fn to_base(mut n: u128, base: u32) -> String {
-    if n == 0 {
-        return "0".into();
-    }
-    let mut digits = Vec::new();
-    while n > 0 {
-        digits.push(std::char::from_digit((n % base as u128) as u32, base).unwrap_or('?'));
-        n /= base as u128;
-    }
-    digits.iter().rev().collect()
-}
-
 /// The digits of `v`'s two's complement in a base of `numbits` bits a
 /// digit: as many as `|v|` has, and one more when the top one would not
 /// show the sign (Ruby's rule, so that `-1` is `f` and `-16` is `f0`).
-fn complement_digits(v: i128, base: u32, numbits: u32) -> String {
-    let magnitude = v.unsigned_abs();
-    let bits = 128 - magnitude.leading_zeros();
-    let mut numdigits = bits.div_ceil(numbits);
-    let top_zeros = numdigits * numbits - bits;
-    let single_bit = magnitude.is_power_of_two();
-    if numdigits == 0 || ((top_zeros != numbits - 1 || !single_bit) && v < 0) {
+fn complement_digits(v: &Int, base: u32, numbits: u32) -> String {
+    let mut bits = v.magnitude_bits();
+    let magnitude_bits = bits.len() as u32;
+    let mut numdigits = magnitude_bits.div_ceil(numbits);
+    let top_zeros = numdigits * numbits - magnitude_bits;
+    let single_bit = bits.iter().filter(|&&b| b).count() == 1;
+    if numdigits == 0 || ((top_zeros != numbits - 1 || !single_bit) && v.is_negative()) {
         numdigits += 1;
     }
-    let mask = (1i128 << numbits) - 1;
-    (0..numdigits)
+    bits.resize((numdigits * numbits) as usize, false);
+    if v.is_negative() {
+        // Two's complement: the bits up to the lowest 1 stay, the rest flip.
+        if let Some(lowest) = bits.iter().position(|&b| b) {
+            bits[lowest + 1..].iter_mut().for_each(|b| *b = !*b);
+        }
+    }
+    bits.chunks(numbits as usize)
         .rev()
-        .map(|k| {
-            // An arithmetic shift: past the value's bits come its sign's.
-            let d = (v >> (k * numbits).min(127)) & mask;
-            std::char::from_digit(d as u32, base).unwrap_or('?')
+        .map(|digit| {
+            let d = digit.iter().rev().fold(0, |d, &b| d * 2 + u32::from(b));
+            std::char::from_digit(d, base).unwrap_or('?')
         })
         .collect()
 }
@@ -456,8 +454,25 @@ mod tests {
             ("%X", -255, "..F01"),
         ];
         for &(fmt, v, want) in cases {
-            assert_eq!(int(&spec(fmt), v), want, "{fmt} of {v}");
+            assert_eq!(int(&spec(fmt), &Int::new(v)), want, "{fmt} of {v}");
         }
+        // Past 128 bits, as Ruby formats its integers (checked with Ruby 3.1).
+        let pow = |n: u32, minus: bool| {
+            let v = Int::from_digits(&format!("1{}", "0".repeat(n as usize)), 2).unwrap();
+            if minus {
+                v.neg()
+            } else {
+                v
+            }
+        };
+        assert_eq!(int(&spec("%x"), &pow(100, true)), "..f0000000000000000000000000");
+        assert_eq!(int(&spec("%d"), &pow(100, false)), "1267650600228229401496703205376");
+        assert_eq!(int(&spec("%+o"), &pow(70, false)), "+200000000000000000000000");
+        assert_eq!(
+            int(&spec("%#b"), &Int::from_digits("36893488147419103235", 10).unwrap().neg()),
+            "0b..1011111111111111111111111111111111111111111111111111111111111111101"
+        );
+        assert_eq!(int(&spec("%x"), &pow(127, false)), "80000000000000000000000000000000");
     }
 
     #[test]
@@ -504,9 +519,9 @@ mod tests {
         assert_eq!(text(&spec("%05s"), "ab"), "   ab");
         assert_eq!(format("%(s", Arg::Str("x")), Err("malformed format string - %(".into()));
         assert_eq!(format("%<s", Arg::Str("x")), Err("malformed name - unmatched parenthesis".into()));
-        assert_eq!(format("%\nd", Arg::Int(1)), Ok("%\nd".into()));
-        assert_eq!(format("%-\nd", Arg::Int(1)), Err("invalid format character - %".into()));
-        assert_eq!(format("a %d b %% c", Arg::Int(1)), Ok("a 1 b % c".into()));
-        assert_eq!(format("%d %d", Arg::Int(1)), Err("too few arguments".into()));
+        assert_eq!(format("%\nd", Arg::Int(Int::new(1))), Ok("%\nd".into()));
+        assert_eq!(format("%-\nd", Arg::Int(Int::new(1))), Err("invalid format character - %".into()));
+        assert_eq!(format("a %d b %% c", Arg::Int(Int::new(1))), Ok("a 1 b % c".into()));
+        assert_eq!(format("%d %d", Arg::Int(Int::new(1))), Err("too few arguments".into()));
     }
 }

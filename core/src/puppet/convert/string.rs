@@ -6,7 +6,7 @@
 use super::sprintf::{self, Arg, Spec};
 use super::Refusal;
 use crate::puppet::types::{puppet_double_quote, puppet_quote, Type};
-use crate::value::{Array, Hash, Value};
+use crate::value::{Array, Hash, Int, Value};
 use regex_lite::Regex;
 use std::sync::LazyLock;
 
@@ -356,7 +356,7 @@ impl Formats {
         match v {
             Value::Undef => undef(f),
             Value::Bool(b) => boolean(*b, f),
-            Value::Integer(i) => integer(i.get(), f),
+            Value::Integer(i) => integer(i, f),
             Value::Float(x) => float(*x, f),
             Value::String(s) => string(s, f),
             Value::Symbol(s) => string(s, f),
@@ -485,23 +485,23 @@ fn boolean(b: bool, f: &Format) -> Result<String, Refusal> {
         'T' => word("True", "False"),
         'y' => word("yes", "no"),
         'Y' => word("Yes", "No"),
-        'd' | 'x' | 'X' | 'o' | 'b' | 'B' => integer(i128::from(b), f)?,
+        'd' | 'x' | 'X' | 'o' | 'b' | 'B' => integer(&Int::from(b), f)?,
         'e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A' => float(if b { 1.0 } else { 0.0 }, f)?,
         's' | 'p' => f.fit(if b { "true" } else { "false" }),
         _ => return Err(f.illegal("Boolean", "tTyYdxXobBeEfgGaAsp").into()),
     })
 }
 
-fn integer(i: i128, f: &Format) -> Result<String, Refusal> {
+fn integer(i: &Int, f: &Format) -> Result<String, Refusal> {
     match f.letter {
-        'd' | 'x' | 'X' | 'o' | 'b' | 'B' | 'p' => f.apply(Arg::Int(i)),
-        'e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A' => f.apply(Arg::Float(i as f64)),
+        'd' | 'x' | 'X' | 'o' | 'b' | 'B' | 'p' => f.apply(Arg::Int(i.clone())),
+        'e' | 'E' | 'f' | 'g' | 'G' | 'a' | 'A' => f.apply(Arg::Float(i.to_f64())),
         'c' => {
             // Ruby's `[i].pack("U")`, which makes a string of any code
             // point up to 2^31 - 1, a character or not.
-            if i64::try_from(i).is_err() {
+            let Some(i) = i.to_i128().filter(|i| i64::try_from(*i).is_ok()) else {
                 return Err(Refusal::Raised("bignum too big to convert into `long'".into()));
-            }
+            };
             if !(0..=0x7fff_ffff).contains(&i) {
                 return Err(Refusal::Raised("pack(U): value out of range".into()));
             }

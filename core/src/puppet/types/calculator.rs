@@ -5,7 +5,7 @@
 //! in `model.rs`.
 
 use super::model::{Floats, Ints, Member, Text, Type};
-use crate::value::Value;
+use crate::value::{Int, Value};
 use std::mem::discriminant;
 
 impl Type {
@@ -20,16 +20,16 @@ impl Type {
             Type::Undef => matches!(v, Value::Undef),
             Type::NotUndef(t) => !matches!(v, Value::Undef) && t.as_ref().is_none_or(|t| t.instance(v)),
             Type::Boolean(b) => matches!(v, Value::Bool(x) if b.is_none_or(|b| b == *x)),
-            Type::Integer(r) => matches!(v, Value::Integer(i) if r.contains(i.get())),
+            Type::Integer(r) => matches!(v, Value::Integer(i) if r.contains(i)),
             Type::Float(r) => matches!(v, Value::Float(f) if r.from <= *f && *f <= r.to),
             Type::Numeric(r) => match v {
-                Value::Integer(i) => r.from <= i.get() as f64 && i.get() as f64 <= r.to,
+                Value::Integer(i) => r.from <= i.to_f64() && i.to_f64() <= r.to,
                 Value::Float(f) => r.from <= *f && *f <= r.to,
                 _ => false,
             },
             Type::String(text) => match (text, v) {
                 (Text::Any, Value::String(_)) => true,
-                (Text::Size(r), Value::String(s)) => r.contains(s.chars().count() as i128),
+                (Text::Size(r), Value::String(s)) => r.contains_count(s.chars().count()),
                 (Text::Value(x), Value::String(s)) => x == s,
                 _ => false,
             },
@@ -42,20 +42,20 @@ impl Type {
             Type::Scalar => matches!(v, Value::String(_) | Value::Integer(_) | Value::Float(_) | Value::Bool(_)),
             Type::ScalarData => matches!(v, Value::String(_) | Value::Integer(_) | Value::Float(_) | Value::Bool(_)),
             Type::Collection(size) => match v {
-                Value::Array(a) => size.is_none_or(|s| s.contains(a.len() as i128)),
-                Value::Hash(h) => size.is_none_or(|s| s.contains(h.len() as i128)),
+                Value::Array(a) => size.as_ref().is_none_or(|s| s.contains_count(a.len())),
+                Value::Hash(h) => size.as_ref().is_none_or(|s| s.contains_count(h.len())),
                 _ => false,
             },
             Type::Array(e, size) => {
-                matches!(v, Value::Array(a) if a.iter().all(|x| e.instance(x)) && size.is_none_or(|s| s.contains(a.len() as i128)))
+                matches!(v, Value::Array(a) if a.iter().all(|x| e.instance(x)) && size.as_ref().is_none_or(|s| s.contains_count(a.len())))
             }
             Type::Hash(k, t, size) => matches!(v, Value::Hash(h)
                 if h.keys().all(|x| k.instance(x)) && h.values().all(|x| t.instance(x))
-                    && size.is_none_or(|s| s.contains(h.len() as i128))),
+                    && size.as_ref().is_none_or(|s| s.contains_count(h.len()))),
             Type::Tuple(types, size) => {
                 let Value::Array(a) = v else { return false };
                 let sized = match size {
-                    Some(s) => s.contains(a.len() as i128),
+                    Some(s) => s.contains_count(a.len()),
                     None => types.is_empty() || types.len() == a.len(),
                 };
                 sized
@@ -189,14 +189,14 @@ impl Type {
                     Type::Collection(x) | Type::Array(_, x) | Type::Hash(_, _, x) => {
                         size.covers(&Type::size_or_default(x))
                     }
-                    Type::Tuple(ts, x) => size.covers(&x.unwrap_or(Ints::exactly(ts.len()))),
+                    Type::Tuple(ts, x) => size.covers(&x.clone().unwrap_or(Ints::exactly(ts.len()))),
                     Type::Struct(ms) => size.covers(&Ints::exactly(ms.len())),
                     _ => false,
                 }
             }
             Type::Array(e, size) => match o {
                 Type::Tuple(ts, x) => {
-                    Type::size_or_default(size).covers(&x.unwrap_or(Ints::exactly(ts.len())))
+                    Type::size_or_default(size).covers(&x.clone().unwrap_or(Ints::exactly(ts.len())))
                         && ts.iter().all(|t| e.assignable(t))
                 }
                 Type::Array(oe, x) => Type::size_or_default(size).covers(&Type::size_or_default(x)) && e.assignable(oe),
@@ -204,7 +204,8 @@ impl Type {
             },
             Type::Hash(k, v, size) => match o {
                 Type::Hash(ok, ov, x) => {
-                    if size.is_none_or(|s| s.from == Some(0)) && super::model::is_empty_hash(ok, ov, x) {
+                    if size.as_ref().is_none_or(|s| s.from == Some(Int::ZERO)) && super::model::is_empty_hash(ok, ov, x)
+                    {
                         return true;
                     }
                     k.assignable(ok)
@@ -212,7 +213,7 @@ impl Type {
                         && Type::size_or_default(size).covers(&Type::size_or_default(x))
                 }
                 Type::Struct(ms) => {
-                    Type::size_or_default(size).contains(ms.len() as i128)
+                    Type::size_or_default(size).contains_count(ms.len())
                         && ms.iter().all(|m| k.instance(&Value::from(m.name.as_str())) && v.assignable(&m.value))
                 }
                 _ => false,
@@ -231,7 +232,7 @@ impl Type {
                             return true;
                         }
                         if os.is_empty() {
-                            return size_s.from == Some(0);
+                            return size_s.from == Some(Int::ZERO);
                         }
                         os.iter().enumerate().all(|(i, ot)| ts[i.min(ts.len() - 1)].assignable(ot))
                     }
@@ -240,7 +241,7 @@ impl Type {
                         if !size_s.covers(&size_o) {
                             return false;
                         }
-                        let count = size_o.to.map_or(ts.len(), |t| ts.len().min(t.max(0) as usize));
+                        let count = size_o.max_count().map_or(ts.len(), |t| ts.len().min(t));
                         ts.is_empty() || (0..count).all(|i| ts[i.min(ts.len() - 1)].assignable(oe))
                     }
                     _ => false,
@@ -341,7 +342,7 @@ impl Type {
         match v {
             Value::Undef => Type::Undef,
             Value::Bool(b) => Type::Boolean(Some(*b)),
-            Value::Integer(i) => Type::Integer(Ints::new(i.get(), i.get())),
+            Value::Integer(i) => Type::Integer(Ints::only(i)),
             Value::Float(f) => Type::Float(Floats { from: *f, to: *f }),
             Value::String(s) => Type::String(Text::Value(s.clone())),
             Value::Symbol(_) => Type::Runtime(Some("ruby".into()), Some("Symbol".into())),
@@ -453,7 +454,7 @@ impl Type {
 /// `PStringType#derived_size_type`.
 fn derived_size(t: &Text) -> Ints {
     match t {
-        Text::Size(s) => *s,
+        Text::Size(s) => s.clone(),
         Text::Value(v) => Ints::exactly(v.chars().count()),
         Text::Any => Ints::SIZE,
     }

@@ -4,7 +4,7 @@
 //! with the expected type and what was found named as Puppet names them.
 
 use super::model::{Ints, Type};
-use crate::value::Value;
+use crate::value::{Int, Value};
 
 /// One step of a mismatch's path.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,9 +108,9 @@ impl Mismatch {
                 Kind::Type { expected: Type::variant(all), actual: actual.clone(), pattern: *pattern }
             }
             (Kind::Size { expected, actual }, Kind::Size { expected: other, .. }) => {
-                let from = if expected.low() < other.low() { expected.from } else { other.from };
-                let to = if expected.high() > other.high() { expected.to } else { other.to };
-                Kind::Size { expected: Ints { from: from.or(Some(0)), to }, actual: *actual }
+                let from = Ints::lesser(&expected.from, &other.from);
+                let to = Ints::greater(&expected.to, &other.to);
+                Kind::Size { expected: Ints { from: from.or(Some(Int::ZERO)), to }, actual: actual.clone() }
             }
             (k, _) => k.clone(),
         };
@@ -237,11 +237,11 @@ pub(crate) fn size_mismatch(expected: &Ints, actual: &Ints) -> String {
 
 /// `SizeMismatch#range_to_s`.
 fn range_text(r: &Ints) -> String {
-    let (min, max) = (r.from.unwrap_or(0), r.to);
+    let (min, max) = (r.from.clone().unwrap_or(Int::ZERO), r.to.as_ref());
     match max {
-        Some(max) if min == max => min.to_string(),
-        None if min == 0 => "unlimited".into(),
-        Some(max) if min == 0 => format!("at most {max}"),
+        Some(max) if min == *max => min.to_string(),
+        None if min == Int::ZERO => "unlimited".into(),
+        Some(max) if min == Int::ZERO => format!("at most {max}"),
         None => format!("at least {min}"),
         Some(max) => format!("between {min} and {max}"),
     }
@@ -379,7 +379,7 @@ fn internal(expected: &Type, original: &Type, actual: &Type, path: &[Step]) -> V
         Type::Array(element, size) => match actual {
             Type::Tuple(found, found_size) => {
                 let expected_size = Type::size_or_default(size);
-                let actual_size = found_size.unwrap_or(Ints::exactly(found.len()));
+                let actual_size = found_size.clone().unwrap_or(Ints::exactly(found.len()));
                 if !expected_size.covers(&actual_size) {
                     return vec![Mismatch::new(path, Kind::Size { expected: expected_size, actual: actual_size })];
                 }
@@ -423,7 +423,7 @@ fn sized(
     let actual_size = Type::size_or_default(found);
     match size {
         Some(expected) if !expected.covers(&actual_size) => {
-            vec![Mismatch::new(path, Kind::Size { expected: *expected, actual: actual_size })]
+            vec![Mismatch::new(path, Kind::Size { expected: expected.clone(), actual: actual_size })]
         }
         _ => vec![wrong_type()],
     }

@@ -10,25 +10,28 @@
 use std::fmt;
 use std::rc::Rc;
 
+use crate::value::Int;
+
 /// An integer range, both ends included; `None` is an infinite end. Puppet
-/// keeps sizes (of strings and collections) and Integer's bounds as these.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// keeps sizes (of strings and collections) and Integer's bounds as these;
+/// an inferred `Integer[v, v]` may be of any size, as Ruby's integers are.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ints {
     /// The least, or `None` for -Infinity.
-    pub from: Option<i128>,
+    pub from: Option<Int>,
     /// The greatest, or `None` for Infinity.
-    pub to: Option<i128>,
+    pub to: Option<Int>,
 }
 
 impl Ints {
     /// Every integer.
     pub const ANY: Ints = Ints { from: None, to: None };
     /// `PCollectionType::DEFAULT_SIZE`: 0 and up.
-    pub const SIZE: Ints = Ints { from: Some(0), to: None };
+    pub const SIZE: Ints = Ints { from: Some(Int::ZERO), to: None };
 
     /// From `from` to `to`.
     pub fn new(from: i128, to: i128) -> Ints {
-        Ints { from: Some(from), to: Some(to) }
+        Ints { from: Some(Int::new(from)), to: Some(Int::new(to)) }
     }
 
     /// Exactly `n`.
@@ -36,46 +39,85 @@ impl Ints {
         Ints::new(n as i128, n as i128)
     }
 
+    /// Exactly the integer `n`.
+    pub fn only(n: &Int) -> Ints {
+        Ints { from: Some(n.clone()), to: Some(n.clone()) }
+    }
+
     pub(crate) fn low(&self) -> f64 {
-        self.from.map_or(f64::NEG_INFINITY, |f| f as f64)
+        self.from.as_ref().map_or(f64::NEG_INFINITY, Int::to_f64)
     }
 
     pub(crate) fn high(&self) -> f64 {
-        self.to.map_or(f64::INFINITY, |t| t as f64)
+        self.to.as_ref().map_or(f64::INFINITY, Int::to_f64)
+    }
+
+    /// The greatest as a count, if there is one.
+    pub(crate) fn max_count(&self) -> Option<usize> {
+        self.to.as_ref().map(|t| if t.is_negative() { 0 } else { t.to_usize().unwrap_or(usize::MAX) })
     }
 
     /// `PIntegerType#to_size`: no size is below 0.
-    pub fn to_size(self) -> Ints {
-        if self.from.is_some_and(|f| f >= 0) {
+    pub fn into_size(self) -> Ints {
+        if self.from.as_ref().is_some_and(|f| !f.is_negative()) {
             self
         } else {
-            Ints { from: Some(0), to: self.to.map(|t| t.max(0)) }
+            Ints { from: Some(Int::ZERO), to: self.to.map(|t| t.max(Int::ZERO)) }
         }
     }
 
     /// Whether `n` lies in the range.
-    pub fn contains(&self, n: i128) -> bool {
-        self.from.is_none_or(|f| f <= n) && self.to.is_none_or(|t| n <= t)
+    pub fn contains(&self, n: &Int) -> bool {
+        self.from.as_ref().is_none_or(|f| f <= n) && self.to.as_ref().is_none_or(|t| n <= t)
     }
 
-    /// `PNumericType#_assignable?`: whether `o` lies within.
+    /// Whether the count `n` lies in the range.
+    pub fn contains_count(&self, n: usize) -> bool {
+        self.contains(&Int::from(n as u64))
+    }
+
+    /// `PNumericType#_assignable?`: whether `o` lies within (Ruby compares
+    /// its integers exactly).
     pub fn covers(&self, o: &Ints) -> bool {
-        self.low() <= o.low() && self.high() >= o.high()
+        let from = match (&self.from, &o.from) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a <= b,
+        };
+        let to = match (&self.to, &o.to) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a >= b,
+        };
+        from && to
     }
 
     pub(crate) fn unbounded(&self) -> bool {
         self.from.is_none() && self.to.is_none()
     }
 
+    /// Whether `a` ends before `b` starts.
+    fn before(a: &Ints, b: &Ints) -> bool {
+        matches!((&a.to, &b.from), (Some(t), Some(f)) if t < f)
+    }
+
     /// `PIntegerType#merge`: the union when the two touch or overlap.
     fn merge(&self, o: &Ints) -> Option<Ints> {
-        let overlap = !(self.high() < o.low() || o.high() < self.low());
-        let adjacent = matches!((self.to, o.from), (Some(t), Some(f)) if t + 1 == f)
-            || matches!((o.to, self.from), (Some(t), Some(f)) if t + 1 == f);
-        (overlap || adjacent).then(|| Ints {
-            from: if self.low() <= o.low() { self.from } else { o.from },
-            to: if self.high() >= o.high() { self.to } else { o.to },
-        })
+        let overlap = !(Ints::before(self, o) || Ints::before(o, self));
+        let adjacent = matches!((&self.to, &o.from), (Some(t), Some(f)) if t.succ() == *f)
+            || matches!((&o.to, &self.from), (Some(t), Some(f)) if t.succ() == *f);
+        (overlap || adjacent)
+            .then(|| Ints { from: Ints::lesser(&self.from, &o.from), to: Ints::greater(&self.to, &o.to) })
+    }
+
+    /// The lower of two starts (`None` is -Infinity).
+    pub(crate) fn lesser(a: &Option<Int>, b: &Option<Int>) -> Option<Int> {
+        a.as_ref().zip(b.as_ref()).map(|(x, y)| x.min(y).clone())
+    }
+
+    /// The higher of two ends (`None` is Infinity).
+    pub(crate) fn greater(a: &Option<Int>, b: &Option<Int>) -> Option<Int> {
+        a.as_ref().zip(b.as_ref()).map(|(x, y)| x.max(y).clone())
     }
 
     /// `range_array_part`: nothing when unbounded, else the bounds as the
@@ -84,8 +126,8 @@ impl Ints {
         if self.unbounded() {
             return Vec::new();
         }
-        let mut parts = vec![self.from.map_or("default".to_string(), |f| f.to_string())];
-        parts.extend(self.to.map(|t| t.to_string()));
+        let mut parts = vec![self.from.as_ref().map_or("default".to_string(), |f| f.to_string())];
+        parts.extend(self.to.as_ref().map(|t| t.to_string()));
         parts
     }
 }
@@ -326,10 +368,10 @@ impl Type {
             }
             Type::Sensitive(t) => Type::Sensitive(Box::new(t.normalize())),
             Type::Array(e, _) if **e == Type::Any => Type::Array(e.clone(), None),
-            Type::Array(e, size) => Type::Array(Box::new(e.normalize()), *size),
+            Type::Array(e, size) => Type::Array(Box::new(e.normalize()), size.clone()),
             Type::Hash(k, v, size) if is_empty_hash(k, v, size) => self.clone(),
-            Type::Hash(k, v, size) => Type::Hash(Box::new(k.normalize()), Box::new(v.normalize()), *size),
-            Type::Tuple(ts, size) => Type::Tuple(ts.iter().map(Type::normalize).collect(), *size),
+            Type::Hash(k, v, size) => Type::Hash(Box::new(k.normalize()), Box::new(v.normalize()), size.clone()),
+            Type::Tuple(ts, size) => Type::Tuple(ts.iter().map(Type::normalize).collect(), size.clone()),
             Type::Struct(ms) => {
                 Type::Struct(ms.iter().map(|m| Member { value: m.value.normalize(), ..m.clone() }).collect())
             }
@@ -354,7 +396,7 @@ impl Type {
             Type::Array(e, _) => Type::Array(Box::new(if **e == Type::Any { Type::Any } else { e.generalize() }), None),
             Type::Hash(k, v, size) if is_empty_hash(k, v, size) => self.clone(),
             Type::Hash(k, v, _) => Type::Hash(Box::new(k.generalize()), Box::new(v.generalize()), None),
-            Type::Tuple(ts, size) => Type::Tuple(ts.iter().map(Type::generalize).collect(), *size),
+            Type::Tuple(ts, size) => Type::Tuple(ts.iter().map(Type::generalize).collect(), size.clone()),
             Type::Struct(ms) => {
                 Type::Struct(ms.iter().map(|m| Member { value: m.value.generalize(), ..m.clone() }).collect())
             }
@@ -405,13 +447,13 @@ impl Type {
 
     /// The size of a collection type, as `size_type || DEFAULT_SIZE`.
     pub(crate) fn size_or_default(size: &Option<Ints>) -> Ints {
-        size.unwrap_or(Ints::SIZE)
+        size.clone().unwrap_or(Ints::SIZE)
     }
 
     /// `PTupleType#size_range`.
     pub(crate) fn tuple_size(types: &[Type], size: &Option<Ints>) -> Ints {
         match size {
-            Some(s) => *s,
+            Some(s) => s.clone(),
             None if types.is_empty() => Ints::SIZE,
             None => Ints::exactly(types.len()),
         }
@@ -543,7 +585,7 @@ fn merge_enums(types: Vec<Type>) -> Vec<Type> {
 fn merge_ranges(types: Vec<Type>) -> Vec<Type> {
     let integers = merge_numbers(
         types,
-        |t| if let Type::Integer(r) = t { Some(*r) } else { None },
+        |t| if let Type::Integer(r) = t { Some(r.clone()) } else { None },
         |a, b| a.merge(b),
         Type::Integer,
     );
@@ -556,7 +598,7 @@ fn merge_ranges(types: Vec<Type>) -> Vec<Type> {
 }
 
 /// `merge_numbers` and `merge_ranges` for one class of range.
-fn merge_numbers<R: Copy>(
+fn merge_numbers<R>(
     types: Vec<Type>,
     range: impl Fn(&Type) -> Option<R>,
     merge: impl Fn(&R, &R) -> Option<R>,
@@ -611,14 +653,14 @@ impl fmt::Display for Type {
             }
             Type::Pattern(ps) => bracketed(f, "Pattern", ps.iter().map(|p| format!("/{p}/")).collect()),
             Type::Regexp(Some(p)) => write!(f, "Regexp[/{p}/]"),
-            Type::Collection(size) => bracketed(f, "Collection", size.map(|s| s.parts()).unwrap_or_default()),
+            Type::Collection(size) => bracketed(f, "Collection", size.as_ref().map(Ints::parts).unwrap_or_default()),
             Type::Array(_, Some(s)) if *s == Ints::new(0, 0) => f.write_str("Array[0, 0]"),
             Type::Array(e, size) => {
                 if **e == Type::Any && size.is_none() {
                     return f.write_str("Array");
                 }
                 let mut parts = vec![show(e)];
-                parts.extend(size.map(|s| s.parts()).unwrap_or_default());
+                parts.extend(size.as_ref().map(Ints::parts).unwrap_or_default());
                 bracketed(f, "Array", parts)
             }
             Type::Hash(_, _, Some(s)) if *s == Ints::new(0, 0) => f.write_str("Hash[0, 0]"),
@@ -627,12 +669,12 @@ impl fmt::Display for Type {
                     return f.write_str("Hash");
                 }
                 let mut parts = vec![show(k), show(v)];
-                parts.extend(size.map(|s| s.parts()).unwrap_or_default());
+                parts.extend(size.as_ref().map(Ints::parts).unwrap_or_default());
                 bracketed(f, "Hash", parts)
             }
             Type::Tuple(ts, size) => {
                 let mut parts = list(ts);
-                parts.extend(size.map(|s| s.parts()).unwrap_or_default());
+                parts.extend(size.as_ref().map(Ints::parts).unwrap_or_default());
                 bracketed(f, "Tuple", if ts.is_empty() { Vec::new() } else { parts })
             }
             Type::Struct(ms) if ms.is_empty() => f.write_str("Struct"),

@@ -7,6 +7,8 @@
 use super::model::{Alias, Floats, Ints, Member, Text, Type, OPAQUE};
 use std::rc::Rc;
 
+use crate::value::Int;
+
 /// Parses a type expression such as `Hash[String, Integer]`.
 pub fn parse_type(text: &str) -> Result<Type, String> {
     parse_noting_names(text).map(|(t, _)| t)
@@ -216,11 +218,11 @@ fn int_of(p: &Param) -> Option<Option<i128>> {
 /// The integer range in `params` (`[min]`, `[min, max]`, `default` for an
 /// open end); `None` when they give none.
 fn range_of(params: &[Param]) -> Option<Ints> {
-    let bounds: Vec<Option<i128>> = params.iter().filter_map(int_of).collect();
+    let bounds: Vec<Option<Int>> = params.iter().filter_map(int_of).map(|b| b.map(Int::new)).collect();
     match bounds.as_slice() {
         [] => None,
-        [from] => Some(Ints { from: *from, to: None }),
-        [from, to, ..] => Some(Ints { from: *from, to: *to }),
+        [from] => Some(Ints { from: from.clone(), to: None }),
+        [from, to, ..] => Some(Ints { from: from.clone(), to: to.clone() }),
     }
 }
 
@@ -294,7 +296,7 @@ fn build(name: &str, params: Vec<Param>) -> Type {
         "Numeric" => Type::Numeric(float_range(&params)),
         "String" => match (params.first(), range_of(&params)) {
             (Some(Param::Str(s)), _) => Type::String(Text::Value(s.clone())),
-            (_, Some(size)) => Type::String(Text::Size(size.to_size())),
+            (_, Some(size)) => Type::String(Text::Size(size.into_size())),
             _ => Type::String(Text::Any),
         },
         "Enum" => {
@@ -320,9 +322,9 @@ fn build(name: &str, params: Vec<Param>) -> Type {
         "ScalarData" => Type::ScalarData,
         "Data" => Type::data(),
         "RichData" => Type::rich_data(),
-        "Collection" => Type::Collection(range_of(&params).map(Ints::to_size)),
+        "Collection" => Type::Collection(range_of(&params).map(Ints::into_size)),
         "Array" => {
-            let size = range_of(&params).map(Ints::to_size);
+            let size = range_of(&params).map(Ints::into_size);
             if size == Some(Ints::new(0, 0)) {
                 Type::Array(Box::new(Type::Unit), size)
             } else {
@@ -330,7 +332,7 @@ fn build(name: &str, params: Vec<Param>) -> Type {
             }
         }
         "Hash" => {
-            let size = range_of(&params).map(Ints::to_size);
+            let size = range_of(&params).map(Ints::into_size);
             if size == Some(Ints::new(0, 0)) {
                 return Type::Hash(Box::new(Type::Unit), Box::new(Type::Unit), size);
             }
@@ -339,15 +341,7 @@ fn build(name: &str, params: Vec<Param>) -> Type {
                 _ => Type::Hash(Box::new(Type::Any), Box::new(Type::Any), size),
             }
         }
-        "Tuple" => {
-            let bounds: Vec<Option<i128>> = params.iter().filter_map(int_of).collect();
-            let size = match bounds.as_slice() {
-                [] => None,
-                [from] => Some(Ints { from: *from, to: None }),
-                [from, to, ..] => Some(Ints { from: *from, to: *to }),
-            };
-            Type::Tuple(types, size.map(Ints::to_size))
-        }
+        "Tuple" => Type::Tuple(types, range_of(&params).map(Ints::into_size)),
         "Struct" => match params.first() {
             Some(Param::Hash(entries)) => Type::Struct(entries.iter().filter_map(|(k, v)| member(k, v)).collect()),
             _ => Type::Struct(Vec::new()),
