@@ -55,9 +55,13 @@ files:
     motd: hello
     legacy_banner: "on %{::domain}"
     dynamic::one: 1
+    heredoc::key: 1
   manifests/site.pp: |
     node default {
       $motd = lookup('motd')
+      $text = @("EOT"/L)
+        Read in a heredoc that interpolates: ${lookup('heredoc::key')}
+        | EOT
       $banner = lookup('legacy_banner')
       $d = lookup("dynamic::${facts['role']}")
       include profile::web

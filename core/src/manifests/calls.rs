@@ -76,12 +76,16 @@ pub fn lookup_calls(text: &str) -> Result<Vec<LookupCall>, SyntaxError> {
 
 fn scan(text: &str, t: &[Token], out: &mut Vec<LookupCall>) {
     for (i, token) in t.iter().enumerate() {
-        if let Tok::Dq(parts) = &token.kind {
-            for part in parts {
-                if let Part::Expr(inner) = part {
-                    scan(text, inner, out);
+        match &token.kind {
+            Tok::Dq(parts) => {
+                for part in parts {
+                    if let Part::Expr(inner) = part {
+                        scan(text, inner, out);
+                    }
                 }
             }
+            Tok::Heredoc(exprs) => exprs.iter().for_each(|inner| scan(text, inner, out)),
+            _ => {}
         }
         let Tok::Name(name) = &token.kind else { continue };
         let Some(&(function, implied)) = FUNCTIONS.iter().find(|(f, _)| f == name) else { continue };
@@ -274,6 +278,34 @@ mod tests {
                 ("hiera".into(), vec!["old".into()], None, 11),
             ]
         );
+    }
+
+    #[test]
+    fn calls_in_heredocs_that_interpolate_and_none_in_those_that_do_not() {
+        let text = r#"class motd {
+  $a = @("EOT"/L)
+    Hello ${lookup('motd::greeting')} and $name, \${lookup('escaped')}
+    | EOT
+  $b = @(EOT)
+    ${lookup('not::interpolated')}
+    | EOT
+  $c = [@("ONE"), @("TWO":json/$)]
+    ${hiera('first')}
+    | ONE
+    ${lookup('second')} \${lookup('escaped')}
+    | TWO
+}
+"#;
+        assert_eq!(
+            calls(text),
+            vec![
+                ("lookup".into(), vec!["motd::greeting".into()], None, 3),
+                ("lookup".into(), vec!["escaped".into()], None, 3),
+                ("hiera".into(), vec!["first".into()], None, 9),
+                ("lookup".into(), vec!["second".into()], None, 11),
+            ]
+        );
+        assert!(lookup_calls("$x = @(\"E\")\n  ${lookup('x')\n  | E\n").is_err());
     }
 
     #[test]

@@ -28,8 +28,9 @@ pub enum Tok {
     Str(String),
     /// A double-quoted string: its text and interpolated expressions.
     Dq(Vec<Part>),
-    /// A heredoc (its text is not kept).
-    Heredoc,
+    /// A heredoc: the expressions it interpolates (none unless its tag is
+    /// quoted); its text is not kept.
+    Heredoc(Vec<Vec<Token>>),
     /// A number as written.
     Number(String),
     /// `/regexp/`, its source without the slashes.
@@ -220,7 +221,7 @@ impl<'a> Lexer<'a> {
                     | Tok::Number(_)
                     | Tok::Str(_)
                     | Tok::Dq(_)
-                    | Tok::Heredoc
+                    | Tok::Heredoc(_)
                     | Tok::Regexp(_)
                     | Tok::Var(_)
             )
@@ -361,33 +362,18 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                '$' if self.peek(1) == Some(b'{') => {
-                    self.i += 2;
-                    if !text.is_empty() {
-                        parts.push(Part::Text(std::mem::take(&mut text)));
-                    }
-                    let mut inner = self.nested()?;
-                    inner.run(Stop::Brace).map_err(|_| self.unclosed('"', start))?;
-                    self.i = inner.i + 1;
-                    parts.push(Part::Expr(inner.out));
-                }
-                '$' if self.peek(1).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') => {
-                    if !text.is_empty() {
-                        parts.push(Part::Text(std::mem::take(&mut text)));
-                    }
-                    let at = self.i;
-                    let var = self.variable();
-                    let mut expr = vec![Token { kind: var, start: at, end: self.i }];
-                    // `"$x[0]"` indexes, as `${x[0]}` does.
-                    if self.peek(0) == Some(b'[') {
-                        let mut inner = self.nested()?;
-                        if inner.run(Stop::AfterBrackets).is_ok() {
-                            self.i = inner.i;
-                            expr.extend(inner.out);
+                '$' => match self.interpolation().map_err(|_| self.unclosed('"', start))? {
+                    Some(expr) => {
+                        if !text.is_empty() {
+                            parts.push(Part::Text(std::mem::take(&mut text)));
                         }
+                        parts.push(Part::Expr(expr));
                     }
-                    parts.push(Part::Expr(expr));
-                }
+                    None => {
+                        self.i += 1;
+                        text.push('$');
+                    }
+                },
                 c => {
                     self.i += c.len_utf8();
                     text.push(c);
@@ -398,6 +384,34 @@ impl<'a> Lexer<'a> {
             parts.push(Part::Text(text));
         }
         Ok(parts)
+    }
+
+    /// The `${...}` or `$name` at the `$` here, as a double-quoted string or
+    /// an interpolating heredoc holds one: the tokens of its expression, or
+    /// `None` where the `$` begins none; an error where `${` is not closed.
+    fn interpolation(&mut self) -> Result<Option<Vec<Token>>, LexError> {
+        if self.peek(1) == Some(b'{') {
+            self.i += 2;
+            let mut inner = self.nested()?;
+            inner.run(Stop::Brace)?;
+            self.i = inner.i + 1;
+            return Ok(Some(inner.out));
+        }
+        if !self.peek(1).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
+            return Ok(None);
+        }
+        let at = self.i;
+        let var = self.variable();
+        let mut expr = vec![Token { kind: var, start: at, end: self.i }];
+        // `"$x[0]"` indexes, as `${x[0]}` does.
+        if self.peek(0) == Some(b'[') {
+            let mut inner = self.nested()?;
+            if inner.run(Stop::AfterBrackets).is_ok() {
+                self.i = inner.i;
+                expr.extend(inner.out);
+            }
+        }
+        Ok(Some(expr))
     }
 
     /// `\uXXXX` or `\u{X...}`.
@@ -431,7 +445,13 @@ impl<'a> Lexer<'a> {
             _ => return Err(self.error("Unclosed heredoc tag", start)),
         };
         let spec = &self.s[self.i + 2..close];
-        let tag = spec.split(':').next().unwrap_or("").trim().trim_matches('"');
+        let quoted = spec.split([':', '/']).next().unwrap_or("").trim();
+        let tag = quoted.trim_matches('"');
+        // `@("TAG")` interpolates; `\$` stands for itself when the flags after
+        // `/` allow `$` (a bare `/` allows every escape).
+        let interpolates = quoted.starts_with('"');
+        let escapes = spec.rsplit_once('/').map(|(_, flags)| flags);
+        let dollar_escapes = escapes.is_some_and(|f| f.is_empty() || f.contains('$'));
         self.i = close + 1;
         let body = match self.heredoc_end {
             Some(end) => end,
@@ -449,10 +469,31 @@ impl<'a> Lexer<'a> {
             let line = self.s[line_start..line_end].trim_start().trim_start_matches('|').trim_start();
             let line = line.strip_prefix('-').unwrap_or(line).trim();
             if line == tag {
+                let exprs =
+                    if interpolates { self.interpolations(body, line_start, dollar_escapes)? } else { Vec::new() };
                 self.heredoc_end = Some((line_end + 1).min(self.s.len()));
-                return Ok(Tok::Heredoc);
+                return Ok(Tok::Heredoc(exprs));
             }
             line_start = line_end + 1;
         }
+    }
+
+    /// The expressions a heredoc's body, `from..to`, interpolates.
+    fn interpolations(&mut self, from: usize, to: usize, dollar_escapes: bool) -> Result<Vec<Vec<Token>>, LexError> {
+        let resume = self.i;
+        self.i = from;
+        let mut exprs = Vec::new();
+        while self.i < to {
+            match self.peek(0) {
+                Some(b'\\') if dollar_escapes && self.peek(1) == Some(b'$') => self.i += 2,
+                Some(b'$') => match self.interpolation()? {
+                    Some(expr) => exprs.push(expr),
+                    None => self.i += 1,
+                },
+                _ => self.i += 1,
+            }
+        }
+        self.i = resume;
+        Ok(exprs)
     }
 }
