@@ -3,7 +3,7 @@
 use crate::args::{Options, RenderAs};
 use hiera_core::classes::{Binding, Bound, From};
 use hiera_core::value::Hash;
-use hiera_core::{case, steps, Hiera, Request, Value};
+use hiera_core::{case, steps, Hiera, Value};
 use std::process::ExitCode;
 
 /// Binds each class of `o.keys` and prints them; exit status 2 when any
@@ -144,11 +144,8 @@ pub fn check(o: &Options) -> ExitCode {
 /// Where Hiera found the value it gives `key`, most specific first: each
 /// level, its data file (relative to the environment) and the value's line.
 fn found_at(hiera: &Hiera, key: &str) -> Vec<(String, String, Option<usize>)> {
-    let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Request::default() });
-    let Some(ex) = &answer.explanation else { return Vec::new() };
-    steps::merge_steps(ex)
+    steps::found_steps(hiera, key)
         .into_iter()
-        .filter(|s| s.outcome == steps::StepOutcome::Found)
         .map(|s| (s.level.clone(), relative(hiera, &s.path), s.origin.as_ref().map(|o| o.spans.at().line as usize)))
         .collect()
 }

@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::backends::data::{function_for, DataFile};
 use crate::config::scope::Node;
-use crate::document::steps::{merge_steps, parts, Part, StepOutcome};
+use crate::document::steps::{found_steps, merge_steps, parts, Part, StepOutcome};
 use crate::interpolate::{method_call, pieces, Piece};
 use crate::load::facts::legacy_replacement;
 use crate::load::fs::collapsed;
@@ -418,9 +418,7 @@ fn in_layer(key: &str, module: Option<&str>) -> bool {
 
 /// Where the first value a lookup of `key` found is.
 fn first_found(hiera: &Hiera, key: &str) -> Option<(String, Option<usize>)> {
-    let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Default::default() });
-    let steps = merge_steps(answer.explanation.as_ref()?);
-    let step = steps.into_iter().find(|s| s.outcome == StepOutcome::Found)?;
+    let step = found_steps(hiera, key).into_iter().next()?;
     Some((collapsed(&step.path).into_owned(), step.origin.map(|o| o.spans.at().line as usize)))
 }
 

@@ -6,6 +6,7 @@ use crate::explain::{Event, Explanation, NodeId, NodeKind, Token};
 use crate::formats::yaml::{self, Position, Surprise};
 use crate::lookup::Answer;
 use crate::value::{Str, Value};
+use crate::{Hiera, Request};
 
 /// What happened at one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +85,15 @@ pub struct Nested {
     pub key: String,
     /// Its search's steps.
     pub steps: Vec<Step>,
+}
+
+/// The steps where a lookup of `key` found a value, the most specific
+/// first: where a class parameter's value comes from, as `hiera-lookup
+/// check` and the review say it.
+pub fn found_steps(hiera: &Hiera, key: &str) -> Vec<Step> {
+    let answer = hiera.lookup(&Request { keys: vec![key.to_string()], explain: true, ..Request::default() });
+    let steps = answer.explanation.as_ref().map(merge_steps).unwrap_or_default();
+    steps.into_iter().filter(|s| s.outcome == StepOutcome::Found).collect()
 }
 
 /// The steps of a lookup's search for data (not of `lookup_options`, nor of
