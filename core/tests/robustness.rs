@@ -256,4 +256,7 @@ type M::T = Variant[Enum['a', "b"], Pattern[/\//]]
     for (open, close) in [("[", "]"), ("(", ")"), ("{'k' => ", "}")] {
         bind(deep(open, close));
     }
+    // Heredocs in the interpolations of a heredoc's lines, each body holding
+    // the lines after it (found by the manifest fuzz target).
+    bind(format!("class m ($h = @(\"E\")\n{}E\n) {{}}", "${@(\"E\")}${@(\"E\")}\n".repeat(40)));
 }

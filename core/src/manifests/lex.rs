@@ -29,7 +29,8 @@ pub enum Tok {
     /// A double-quoted string: its text and interpolated expressions.
     Dq(Vec<Part>),
     /// A heredoc: the expressions it interpolates (none unless its tag is
-    /// quoted); its text is not kept.
+    /// quoted and it is not itself inside an interpolation); its text is not
+    /// kept.
     Heredoc(Vec<Vec<Token>>),
     /// A number as written.
     Number(String),
@@ -469,8 +470,11 @@ impl<'a> Lexer<'a> {
             let line = self.s[line_start..line_end].trim_start().trim_start_matches('|').trim_start();
             let line = line.strip_prefix('-').unwrap_or(line).trim();
             if line == tag {
-                let exprs =
-                    if interpolates { self.interpolations(body, line_start, dollar_escapes)? } else { Vec::new() };
+                // Only the outermost text's heredocs are scanned: one inside an
+                // interpolation has its body in lines an outer heredoc scans too,
+                // and scanning it again at every depth took exponential time.
+                let scanned = interpolates && self.nesting == 0;
+                let exprs = if scanned { self.interpolations(body, line_start, dollar_escapes)? } else { Vec::new() };
                 self.heredoc_end = Some((line_end + 1).min(self.s.len()));
                 return Ok(Tok::Heredoc(exprs));
             }
