@@ -267,7 +267,8 @@ pub(super) fn int(spec: &Spec, v: &Int) -> String {
 
 /// The digits of `v`'s two's complement in a base of `numbits` bits a
 /// digit: as many as `|v|` has, and one more when the top one would not
-/// show the sign (Ruby's rule, so that `-1` is `f` and `-16` is `f0`).
+/// show the sign (Ruby's rule, so that `-1` is `f` and `-16` is `f0`); for
+/// `v` of 0 and up, its plain digits.
 fn complement_digits(v: &Int, base: u32, numbits: u32) -> String {
     let mut bits = v.magnitude_bits();
     let magnitude_bits = bits.len() as u32;

@@ -399,15 +399,13 @@ impl Type {
             (Type::Hash(ka, va, _), Type::Hash(kb, vb, _)) => {
                 Type::Hash(Box::new(ka.common(*kb)), Box::new(va.common(*vb)), None)
             }
-            (Type::Integer(a), Type::Integer(b)) => Type::Integer(Ints {
-                from: a.from.zip(b.from).map(|(x, y)| x.min(y)),
-                to: a.to.zip(b.to).map(|(x, y)| x.max(y)),
-            }),
+            (Type::Integer(a), Type::Integer(b)) => {
+                Type::Integer(Ints { from: Ints::lesser(&a.from, &b.from), to: Ints::greater(&a.to, &b.to) })
+            }
             (Type::Float(a), Type::Float(b)) => Type::Float(Floats { from: a.from.min(b.from), to: a.to.max(b.to) }),
-            (Type::String(Text::Size(a)), Type::String(Text::Size(b))) => Type::String(Text::Size(Ints {
-                from: a.from.zip(b.from).map(|(x, y)| x.min(y)),
-                to: a.to.zip(b.to).map(|(x, y)| x.max(y)),
-            })),
+            (Type::String(Text::Size(a)), Type::String(Text::Size(b))) => {
+                Type::String(Text::Size(Ints { from: Ints::lesser(&a.from, &b.from), to: Ints::greater(&a.to, &b.to) }))
+            }
             (
                 a @ (Type::String(Text::Value(_)) | Type::Enum(..)),
                 b @ (Type::String(Text::Value(_)) | Type::Enum(..)),
