@@ -1,6 +1,6 @@
 //! Dotted keys: `a.b.0`, `a."b.c"`, split as Puppet's `SubLookup#split_key`.
 
-use crate::value::{Key, Str, Value};
+use crate::value::{Int, Key, Str, Value};
 use std::rc::Rc;
 
 /// A key split into its root and the segments that dig into the root's value.
@@ -127,7 +127,7 @@ fn segment(p: &str) -> Value {
     if p.starts_with('"') || p.starts_with('\'') {
         Value::String(p[1..p.len() - 1].to_string())
     } else if is_int_segment(p) {
-        Value::Integer(ruby_to_i(p).into())
+        Value::Integer(ruby_to_i(p))
     } else {
         Value::String(p.to_string())
     }
@@ -159,11 +159,20 @@ fn is_int_segment(p: &str) -> bool {
     !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn ruby_to_i(p: &str) -> i128 {
+fn ruby_to_i(p: &str) -> Int {
     if p.starts_with(':') {
-        return 0;
+        return Int::ZERO;
     }
-    p.parse().unwrap_or(0)
+    let (minus, digits) = match p.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, p.strip_prefix('+').unwrap_or(p)),
+    };
+    let n = Int::from_digits(digits, 10).unwrap_or(Int::ZERO);
+    if minus {
+        n.neg()
+    } else {
+        n
+    }
 }
 
 #[cfg(test)]
@@ -179,6 +188,9 @@ mod tests {
         assert_eq!(s(r#"a."b"#), None);
         assert_eq!(s("plain"), Some(r#""plain""#.into()));
         assert_eq!(s("a.-1"), Some(r#""a" -1"#.into()));
+        assert_eq!(s("a.+2.:3"), Some(r#""a" 2 0"#.into()));
+        let big = "123456789012345678901234567890123456789012";
+        assert_eq!(s(&format!("a.{big}.-{big}")), Some(format!(r#""a" {big} -{big}"#)));
     }
 
     #[test]
