@@ -292,7 +292,7 @@ mod tests {
   $c = [@("ONE"), @("TWO":json/$)]
     ${hiera('first')}
     | ONE
-    ${lookup('second')} \${lookup('escaped')}
+    ${lookup('second')} \${lookup('escaped')} \\${lookup('after_backslash')}
     | TWO
 }
 "#;
@@ -303,6 +303,7 @@ mod tests {
                 ("lookup".into(), vec!["escaped".into()], None, 3),
                 ("hiera".into(), vec!["first".into()], None, 9),
                 ("lookup".into(), vec!["second".into()], None, 11),
+                ("lookup".into(), vec!["after_backslash".into()], None, 11),
             ]
         );
         assert!(lookup_calls("$x = @(\"E\")\n  ${lookup('x')\n  | E\n").is_err());

@@ -58,6 +58,14 @@ pub struct LexError {
     pub at: usize,
 }
 
+/// Which escapes a heredoc's flags turn on, as far as finding its
+/// interpolations needs: any (and with them `\\`), and `\$`.
+#[derive(Clone, Copy)]
+struct Escapes {
+    on: bool,
+    dollar: bool,
+}
+
 /// Operators, longest first so that `=>` is read before `=`.
 const PUNCT: [&str; 42] = [
     "<<|", "|>>", "==", "!=", "=~", "!~", "<=", ">=", "=>", "+>", "->", "~>", "<-", "<~", "<<", ">>", "<|", "|>", "+=",
@@ -448,11 +456,12 @@ impl<'a> Lexer<'a> {
         let spec = &self.s[self.i + 2..close];
         let quoted = spec.split([':', '/']).next().unwrap_or("").trim();
         let tag = quoted.trim_matches('"');
-        // `@("TAG")` interpolates; `\$` stands for itself when the flags after
-        // `/` allow `$` (a bare `/` allows every escape).
+        // `@("TAG")` interpolates. Flags after `/` turn escapes on, `\\`
+        // always among them; `\$` stands for itself when they name `$` (a bare
+        // `/` names every escape).
         let interpolates = quoted.starts_with('"');
-        let escapes = spec.rsplit_once('/').map(|(_, flags)| flags);
-        let dollar_escapes = escapes.is_some_and(|f| f.is_empty() || f.contains('$'));
+        let flags = spec.rsplit_once('/').map(|(_, flags)| flags);
+        let escapes = Escapes { on: flags.is_some(), dollar: flags.is_some_and(|f| f.is_empty() || f.contains('$')) };
         self.i = close + 1;
         let body = match self.heredoc_end {
             Some(end) => end,
@@ -474,7 +483,7 @@ impl<'a> Lexer<'a> {
                 // interpolation has its body in lines an outer heredoc scans too,
                 // and scanning it again at every depth took exponential time.
                 let scanned = interpolates && self.nesting == 0;
-                let exprs = if scanned { self.interpolations(body, line_start, dollar_escapes)? } else { Vec::new() };
+                let exprs = if scanned { self.interpolations(body, line_start, escapes)? } else { Vec::new() };
                 self.heredoc_end = Some((line_end + 1).min(self.s.len()));
                 return Ok(Tok::Heredoc(exprs));
             }
@@ -483,13 +492,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// The expressions a heredoc's body, `from..to`, interpolates.
-    fn interpolations(&mut self, from: usize, to: usize, dollar_escapes: bool) -> Result<Vec<Vec<Token>>, LexError> {
+    fn interpolations(&mut self, from: usize, to: usize, escapes: Escapes) -> Result<Vec<Vec<Token>>, LexError> {
         let resume = self.i;
         self.i = from;
         let mut exprs = Vec::new();
         while self.i < to {
             match self.peek(0) {
-                Some(b'\\') if dollar_escapes && self.peek(1) == Some(b'$') => self.i += 2,
+                Some(b'\\') if escapes.on && self.peek(1) == Some(b'\\') => self.i += 2,
+                Some(b'\\') if escapes.dollar && self.peek(1) == Some(b'$') => self.i += 2,
                 Some(b'$') => match self.interpolation()? {
                     Some(expr) => exprs.push(expr),
                     None => self.i += 1,
