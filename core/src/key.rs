@@ -163,16 +163,7 @@ fn ruby_to_i(p: &str) -> Int {
     if p.starts_with(':') {
         return Int::ZERO;
     }
-    let (minus, digits) = match p.strip_prefix('-') {
-        Some(digits) => (true, digits),
-        None => (false, p.strip_prefix('+').unwrap_or(p)),
-    };
-    let n = Int::from_digits(digits, 10).unwrap_or(Int::ZERO);
-    if minus {
-        n.neg()
-    } else {
-        n
-    }
+    Int::from_decimal(p).unwrap_or(Int::ZERO)
 }
 
 #[cfg(test)]

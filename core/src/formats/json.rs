@@ -385,9 +385,7 @@ impl Parser<'_> {
             return text.parse::<f64>().map(Value::Float).map_err(|_| Fail::Bubble);
         }
         // The json gem reads any integer, as Ruby's integers have no bound.
-        let (minus, digits) = text.strip_prefix('-').map_or((false, text), |d| (true, d));
-        let n = Int::from_digits(digits, 10).ok_or(Fail::Bubble)?;
-        Ok(Value::Integer(if minus { n.neg() } else { n }))
+        Int::from_decimal(text).map(Value::Integer).ok_or(Fail::Bubble)
     }
 }
 

@@ -83,8 +83,18 @@ impl Int {
             return None;
         }
         // Rust prints a float's exact value when given a precision.
-        let text = format!("{:.0}", f.trunc());
-        let (negative, digits) = text.strip_prefix('-').map_or((false, text.as_str()), |d| (true, d));
+        Int::from_decimal(&format!("{:.0}", f.trunc()))
+    }
+
+    /// The integer written in decimal `text`, after an optional `+` or `-`.
+    pub fn from_decimal(text: &str) -> Option<Int> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
         Some(Int::decimal(negative, digits))
     }
 
@@ -313,6 +323,10 @@ mod tests {
         assert_eq!(Int::new(i64::MAX as i128).succ().neg().succ().neg(), Int::small(i64::MAX));
         assert_eq!(Int::from_digits("-1", 10), None);
         assert_eq!(Int::from_digits("19", 8), None);
+        assert_eq!(Int::from_decimal("-0"), Some(Int::ZERO));
+        assert_eq!(Int::from_decimal("+12"), Some(Int::small(12)));
+        assert_eq!(Int::from_decimal("1-2"), None);
+        assert_eq!(Int::from_decimal("-"), None);
     }
 
     #[test]

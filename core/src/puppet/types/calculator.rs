@@ -22,11 +22,14 @@ impl Type {
             Type::Boolean(b) => matches!(v, Value::Bool(x) if b.is_none_or(|b| b == *x)),
             Type::Integer(r) => matches!(v, Value::Integer(i) if r.contains(i)),
             Type::Float(r) => matches!(v, Value::Float(f) if r.from <= *f && *f <= r.to),
-            Type::Numeric(r) => match v {
-                Value::Integer(i) => r.from <= i.to_f64() && i.to_f64() <= r.to,
-                Value::Float(f) => r.from <= *f && *f <= r.to,
-                _ => false,
-            },
+            Type::Numeric(r) => {
+                let n = match v {
+                    Value::Integer(i) => i.to_f64(),
+                    Value::Float(f) => *f,
+                    _ => return false,
+                };
+                r.from <= n && n <= r.to
+            }
             Type::String(text) => match (text, v) {
                 (Text::Any, Value::String(_)) => true,
                 (Text::Size(r), Value::String(s)) => r.contains_count(s.chars().count()),
