@@ -1,21 +1,12 @@
-// Trunk pre-build hook: builds the page's lazily fetched WebAssembly modules
-// into Trunk's staging directory: the optional backends (crate backends-wasm:
-// eyaml's PKCS7 encryptor and the HOCON reader) under backends/, fetched only
-// for a document that uses them, and what most visits never use (crate
-// extras-wasm: Report it, Nodes, zips) under extras/, fetched when first
-// used (web/js/backends.js). Neither costs other visitors anything.
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// Trunk pre-build hook: builds the WebAssembly modules beside the page's own
+// (app.mjs) into Trunk's staging directory: the optional backends (crate
+// backends-wasm: eyaml's PKCS7 encryptor and the HOCON reader) under
+// backends/, fetched only for a document that uses them, and the zips'
+// packing (crate extras-wasm) under extras/, fetched when a zip or a folder
+// is first opened or made (web/js/backends.js). Neither costs other visitors
+// anything.
 import path from "node:path";
-
-const staging = process.env.TRUNK_STAGING_DIR;
-if (!staging) {
-  console.error("backends.mjs runs as a Trunk hook: TRUNK_STAGING_DIR is not set");
-  process.exit(1);
-}
-const release = process.env.TRUNK_PROFILE === "release";
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: "inherit" });
+import { release, root, run, staging } from "./hook.mjs";
 
 // Offline, as Trunk builds: scripts/setup has fetched every crate. One
 // after the other: the machine that builds may have two cores.

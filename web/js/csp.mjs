@@ -1,9 +1,11 @@
-// Trunk post-build hook: moves the loader Trunk writes inline into a file of
-// its own and adds a strict Content-Security-Policy, so that the page runs no
-// inline script and no eval beyond what WebAssembly needs; in a release
-// build, also minifies the page's scripts and styles (minify.mjs).
+// Trunk post-build hook: links the page's module that app.mjs built (its
+// start script, and a preload of every file the first download fetches, so
+// that they come at once) and adds a strict Content-Security-Policy, so that
+// the page runs no inline script and no eval beyond what WebAssembly needs;
+// in a release build, also minifies the page's scripts and styles
+// (minify.mjs).
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { minify } from "./minify.mjs";
 
@@ -11,15 +13,26 @@ const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error("csp.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is not set)");
 const file = path.join(dir, "index.html");
 let html = await readFile(file, "utf8");
-if (process.env.TRUNK_PROFILE === "release") html = await minify(dir, html);
 
-const inline = /<script type="module">([\s\S]*?)<\/script>/;
-const found = html.match(inline);
-if (found) {
-  const name = `start-${createHash("sha256").update(found[1]).digest("hex").slice(0, 16)}.js`;
-  await writeFile(path.join(dir, name), found[1]);
-  html = html.replace(inline, `<script type="module" src="/${name}"></script>`);
+const app = (await readdir(dir)).find((name) => name.startsWith("app-"));
+if (!app) throw new Error("the staging directory has no app-HASH/ (web/js/app.mjs)");
+const integrity = async (name) => `sha384-${createHash("sha384").update(await readFile(path.join(dir, name))).digest("base64")}`;
+// The parts fetched later (split_NAME.wasm) are not preloaded.
+const scripts = (await readdir(path.join(dir, app), { recursive: true }))
+  .map(String)
+  .filter((name) => name.endsWith(".js") && name !== "start.js");
+const links = [`<script type="module" src="/${app}/start.js"></script>`];
+for (const name of scripts.sort()) {
+  const href = `${app}/${name}`;
+  links.push(`<link rel="modulepreload" href="/${href}" crossorigin="anonymous" integrity="${await integrity(href)}">`);
 }
+const wasm = `${app}/hiera-web_bg.wasm`;
+links.push(
+  `<link rel="preload" href="/${wasm}" crossorigin="anonymous" integrity="${await integrity(wasm)}" as="fetch" type="application/wasm">`,
+);
+if (!html.includes("</head>")) throw new Error("index.html has no </head>");
+html = html.replace("</head>", `${links.join("\n    ")}\n  </head>`);
+if (process.env.TRUNK_PROFILE === "release") html = await minify(dir, html);
 
 const policy = [
   "default-src 'self'",

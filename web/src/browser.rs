@@ -265,6 +265,19 @@ pub fn keep_offline() {
     }
 }
 
+/// Resolves after `ms` milliseconds (at once where there is no window).
+pub async fn sleep(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            if w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).is_ok() {
+                return;
+            }
+        }
+        let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(wait).await;
+}
+
 /// Copies text to the clipboard, where the browser allows it.
 pub fn copy(text: &str) {
     if let Some(w) = web_sys::window() {

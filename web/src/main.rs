@@ -4,6 +4,7 @@
 
 mod backends;
 mod browser;
+mod chunks;
 mod components;
 mod hooks;
 mod links;
@@ -16,11 +17,11 @@ mod works;
 
 use components::bars;
 use components::embed::Embed;
-use components::eyaml::EyamlPanel;
-use components::report::Report;
+use components::eyaml::EyamlProps;
+use components::report::ReportProps;
 use components::shortcuts::Shortcuts;
 use components::toolbar::Toolbar;
-use components::tour::TourPanel;
+use components::tour::TourProps;
 use components::workspace::workspace;
 use state::{Action, View};
 use wasm_bindgen_futures::spawn_local;
@@ -44,6 +45,7 @@ impl PartialEq for AppProps {
 fn app(props: &AppProps) -> Html {
     let state = use_reducer(|| (*props.opened).clone());
     hooks::use_backends::use_backends(&state);
+    hooks::use_chunks::use_chunks(&state);
     hooks::use_page::use_autosave(&state);
     hooks::use_page::use_embedding(&state);
     hooks::use_page::use_gallery(&state);
@@ -93,16 +95,16 @@ fn app(props: &AppProps) -> Html {
                 on_work={io.open_work.clone()} on_delete_work={io.delete_work.clone()} on_list_works={io.list_works.clone()}
                 on_tour={open_lesson.reform(|_| String::new())} welcome={state.work.is_none() && state.view == View::Work && state.tour.is_none()} />
             { bars::secrets_bar(&state, &dispatch) }
-            if let Some(tools) = state.eyaml.clone() {
-                <EyamlPanel {tools} certificate={state.eyaml_certificate()} has_keys={state.eyaml_has_keys()} dispatch={dispatch.clone()} />
+            if let (Some(code), Some(tools)) = (state.chunks.eyaml, state.eyaml.clone()) {
+                { (code.view)(EyamlProps { tools, certificate: state.eyaml_certificate(), has_keys: state.eyaml_has_keys(), dispatch: dispatch.clone() }) }
             }
             { bars::share_bar(&state, &dispatch) }
-            if state.report_open {
-                <Report state={(*state).clone()} onclose={dispatch.reform(|_| Action::ShowReport(false))} />
+            if let (Some(code), true) = (state.chunks.report, state.report_open) {
+                { (code.view)(ReportProps { state: (*state).clone(), onclose: dispatch.reform(|_| Action::ShowReport(false)) }) }
             }
             { bars::status(&state, &dispatch, &io) }
-            if let Some(tour) = state.tour.clone() {
-                <TourPanel {tour} open={open_lesson.clone()} dispatch={dispatch.clone()} />
+            if let (Some(code), Some(tour)) = (state.chunks.tour, state.tour.clone()) {
+                { (code.view)(TourProps { tour, open: open_lesson.clone(), dispatch: dispatch.clone() }) }
             }
             { workspace(&state, &dispatch) }
         </div>

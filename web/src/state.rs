@@ -17,6 +17,7 @@ use hiera_core::steps::{parts, Part};
 use hiera_core::Value;
 use yew::prelude::*;
 
+use crate::chunks::{Chunk, Chunks, Feature, ReduceCode};
 use crate::components::editor::Marker;
 
 /// How values are shown.
@@ -232,8 +233,14 @@ pub struct State {
     pub resolved: Option<Same<Vec<ResolvedKey>>>,
     /// Every lookup for every node, while Nodes is on show.
     pub fleet: Option<Same<Fleet>>,
-    /// The review of the data over every node, while Review is on show.
+    /// The review of the data over every node, while Review is on show
+    /// (once its code is fetched).
     pub review: Option<Same<hiera_core::review::Review>>,
+    /// The code fetched when first needed (see [`crate::chunks`]).
+    pub chunks: Chunks,
+    /// The lookup whose minimal example was asked for before its code
+    /// came: it is made when the code comes.
+    minimal_asked: Option<usize>,
     /// The tour, while it is open.
     pub tour: Option<Tour>,
     /// The classes of the document's manifests, bound for the node (none
@@ -339,6 +346,8 @@ pub enum Action {
     Notify(Notice),
     /// The optional backends have loaded: decrypt eyaml and read HOCON with them.
     BackendsReady(Same<crate::backends::Backends>),
+    /// A view's code has been fetched (see [`State::wanted_code`]).
+    Fetched(Chunk),
     /// Whether share links and exports carry private keys.
     IncludePrivateKeys(bool),
     /// Pin every node's answers (or forget the pin): the Nodes table then
@@ -420,6 +429,8 @@ impl State {
             resolved: None,
             fleet: None,
             review: None,
+            chunks: Chunks::default(),
+            minimal_asked: None,
             tour: None,
             classes: Same::new(Vec::new()),
             fleet_pin: None,
@@ -498,6 +509,23 @@ impl State {
             }
         }
         self.evaluate();
+    }
+
+    /// The code that what is on show (a tab, a panel, the tour) or a
+    /// minimal example asked for needs, and the page has not fetched.
+    pub fn wanted_code(&self) -> Option<Feature> {
+        let shown = [
+            (self.tab == Tab::Review, Feature::Review),
+            (self.tab == Tab::Nodes, Feature::Nodes),
+            (self.tab == Tab::AllKeys, Feature::AllKeys),
+            (self.tab == Tab::Explain, Feature::Explain),
+            (self.tab == Tab::Classes, Feature::Classes),
+            (self.tour.is_some(), Feature::Tour),
+            (self.minimal_asked.is_some(), Feature::Reduce),
+            (self.report_open, Feature::Report),
+            (self.eyaml.is_some(), Feature::Eyaml),
+        ];
+        shown.into_iter().find(|&(on, feature)| on && !self.chunks.has(feature)).map(|(_, feature)| feature)
     }
 
     /// Whether the optional backends are loaded.
@@ -643,21 +671,41 @@ impl State {
         self.problems = Rc::new(problems);
     }
 
+    /// Shows the smallest document that gives the `i`-th lookup the same
+    /// answer and explanation, beside the work, with Report it open.
+    fn share_minimal(&mut self, i: usize, code: ReduceCode) {
+        let doc = self.document().clone();
+        if let Some(lookup) = doc.lookups.get(i).cloned() {
+            let reduced = (code.reduce)(&doc, &[lookup], self.include_private_keys);
+            let mine = self.work.clone().or_else(|| self.mine.clone());
+            self.load(reduced.document.clone());
+            self.view = View::Shared;
+            self.mine = mine;
+            self.report_open = true;
+            let text = format!(
+                "The smallest example of this lookup, beside your work (\"Back to my work\" returns to it): share its link, or Report it. {}",
+                reduced.summary()
+            );
+            self.notice = Some(Notice { text, error: false });
+        }
+    }
+
     /// What the tabs show besides the lookups: what the tab on show needs,
     /// and the classes (their marks are in the data files).
     fn fill_tabs(&mut self) {
         self.resolve_keys();
         self.answer_nodes();
         self.bind_classes();
-        self.review = (self.tab == Tab::Review).then(|| Same::new(self.engine.borrow_mut().review()));
+        let code = self.chunks.review.filter(|_| self.tab == Tab::Review);
+        self.review = code.map(|code| Same::new((code.review)(&mut self.engine.borrow_mut())));
         self.check_lesson();
     }
 
     /// The lesson's checks against the document as it is now; a lesson whose
     /// checks all hold is passed.
     fn check_lesson(&mut self) {
-        let Some(tour) = &mut self.tour else { return };
-        let checks = tour.lesson.check(&tour.start, &self.engine.borrow());
+        let (Some(tour), Some(code)) = (&mut self.tour, self.chunks.tour) else { return };
+        let checks = (code.check)(&tour.lesson, &tour.start, &self.engine.borrow());
         tour.checks = Rc::new(checks);
         let name = tour.name();
         if tour.done() && !tour.passed.contains(&name) {
@@ -678,11 +726,12 @@ impl State {
 
     /// Answers every lookup for every node while Nodes is on show.
     fn answer_nodes(&mut self) {
-        self.fleet = (self.tab == Tab::Nodes).then(|| {
+        let code = self.chunks.nodes.filter(|_| self.tab == Tab::Nodes);
+        self.fleet = code.map(|code| {
             let mut engine = self.engine.borrow_mut();
             let environments = engine.document().all_nodes().into_iter().map(|n| n.environment).collect();
-            let (table, scopes) = engine.fleet_and_scopes();
-            let changes = self.fleet_pin.as_ref().map(|pin| pin.changes(&table)).unwrap_or_default();
+            let (table, scopes) = (code.answer)(&mut engine);
+            let changes = self.fleet_pin.as_ref().map(|pin| (code.changes)(pin, &table)).unwrap_or_default();
             Same::new(Fleet { table, environments, scopes, pinned: self.fleet_pin.clone(), changes })
         });
     }
@@ -690,7 +739,8 @@ impl State {
     /// Resolves every key of the node while All keys is on show (and
     /// only then: it looks up every key).
     fn resolve_keys(&mut self) {
-        self.resolved = (self.tab == Tab::AllKeys).then(|| Same::new(self.engine.borrow().resolved_keys()));
+        let code = self.chunks.all_keys.filter(|_| self.tab == Tab::AllKeys);
+        self.resolved = code.map(|code| Same::new((code.resolve)(&self.engine.borrow())));
     }
 
     fn with_engine<T>(&mut self, change: impl FnOnce(&mut Playground) -> T) -> T {
@@ -993,22 +1043,10 @@ impl Reducible for State {
                 }
             }
             Action::CloseTour => s.tour = None,
-            Action::ShareMinimal(i) => {
-                let doc = s.document().clone();
-                if let Some(lookup) = doc.lookups.get(i).cloned() {
-                    let reduced = hiera_core::reduce::reduce(&doc, &[lookup], s.include_private_keys);
-                    let mine = s.work.clone().or_else(|| s.mine.clone());
-                    s.load(reduced.document.clone());
-                    s.view = View::Shared;
-                    s.mine = mine;
-                    s.report_open = true;
-                    let text = format!(
-                        "The smallest example of this lookup, beside your work (\"Back to my work\" returns to it): share its link, or Report it. {}",
-                        reduced.summary()
-                    );
-                    s.notice = Some(Notice { text, error: false });
-                }
-            }
+            Action::ShareMinimal(i) => match s.chunks.reduce {
+                Some(code) => s.share_minimal(i, code),
+                None => s.minimal_asked = Some(i),
+            },
             Action::Keep => s.become_work(crate::works::new_id().into()),
             Action::Fork => {
                 s.become_work(crate::works::new_id().into());
@@ -1095,6 +1133,18 @@ impl Reducible for State {
                     e.set_hocon(backends.hocon.clone());
                 });
             }
+            Action::Fetched(chunk) => {
+                // Fetched ahead of need (or twice), code changes nothing on show.
+                let wanted = s.wanted_code() == Some(chunk.feature());
+                s.chunks.add(chunk);
+                if wanted {
+                    s.fill_tabs();
+                }
+                if let (Some(i), Some(code)) = (s.minimal_asked, s.chunks.reduce) {
+                    s.minimal_asked = None;
+                    s.share_minimal(i, code);
+                }
+            }
             Action::IncludePrivateKeys(include) => s.include_private_keys = include,
             Action::AddNode(name, environment, facts) => {
                 let name = s.document().free_node_name(&name);
@@ -1149,6 +1199,7 @@ mod tests {
         let doc = Document::from_yaml(include_str!("../../www/examples/00-welcome.yaml")).unwrap();
         let mut state = State::new(doc);
         state.work = Some("work".into());
+        state.chunks = crate::chunks::all_now();
         Rc::new(state)
     }
 
@@ -1310,9 +1361,14 @@ mod tests {
 
     #[test]
     fn the_data_is_reviewed_while_review_is_shown_and_again_after_an_edit() {
-        let state = welcome();
+        let state = Rc::new(State { chunks: Chunks::default(), ..(*welcome()).clone() });
         assert!(state.review.is_none());
-        let shown = act(&state, Action::SetTab(Tab::Review));
+        // The review's code is fetched the first time its tab is shown.
+        let asked = act(&state, Action::SetTab(Tab::Review));
+        assert_eq!(asked.wanted_code(), Some(Feature::Review));
+        assert!(asked.review.is_none());
+        let shown = act(&asked, Action::Fetched(Chunk::Review(crate::chunks::all_now().review.unwrap())));
+        assert_eq!(shown.wanted_code(), None);
         let files = |s: &State| -> Vec<String> {
             s.review.as_ref().expect("reviewed while shown").findings.iter().map(|f| f.file.clone()).collect()
         };
@@ -1360,11 +1416,15 @@ mod tests {
 
     #[test]
     fn a_minimal_example_of_a_lookup_opens_beside_the_work_with_report_it() {
-        let mut state = (*welcome()).clone();
-        state.work = Some("work".into());
-        let state = Rc::new(state);
+        // Its code is fetched when first asked for; the example is made when it comes.
+        let state = Rc::new(State { chunks: Chunks::default(), ..(*welcome()).clone() });
         let size = state.document().to_yaml().len();
-        let minimal = act(&state, Action::ShareMinimal(0));
+        let asked = act(&state, Action::ShareMinimal(0));
+        assert_eq!((asked.wanted_code(), asked.view.clone()), (Some(Feature::Reduce), View::Work));
+        let all = crate::chunks::all_now();
+        let minimal = act(&asked, Action::Fetched(Chunk::Reduce(all.reduce.unwrap())));
+        // Report it's code is asked for next.
+        assert_eq!(minimal.wanted_code(), Some(Feature::Report));
         assert_eq!((minimal.view.clone(), minimal.report_open), (View::Shared, true));
         assert_eq!(minimal.mine.as_deref(), Some("work"), "the work is kept to go back to");
         assert!(minimal.document().to_yaml().len() < size / 2, "{:?}", minimal.document().files);

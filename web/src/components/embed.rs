@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::components::editor::{language_of, Editor};
 use crate::components::lookups::Lookups;
-use crate::components::tour::TourPanel;
+use crate::components::tour::TourProps;
 use crate::components::why::Why;
 use crate::hooks::use_share_link::use_share_link;
 use crate::state::{Action, State, View};
@@ -46,8 +46,8 @@ pub fn embed(props: &EmbedProps) -> Html {
             if let Some(n) = &state.notice {
                 <div class="notice error" role="alert" data-testid="notice">{ &n.text }</div>
             }
-            if let Some(tour) = state.tour.clone() {
-                <TourPanel {tour} open={props.open_lesson.clone()} dispatch={dispatch.clone()} />
+            if let (Some(code), Some(tour)) = (state.chunks.tour, state.tour.clone()) {
+                { (code.view)(TourProps { tour, open: props.open_lesson.clone(), dispatch: dispatch.clone() }) }
             }
             <nav class="embed-files" role="tablist" aria-label="Files">{ tabs }</nav>
             if let (Some(path), Some(text)) = (state.open_file.clone(), state.open_text()) {

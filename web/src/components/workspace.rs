@@ -3,15 +3,15 @@
 
 use yew::prelude::*;
 
-use crate::components::all_keys::AllKeys;
-use crate::components::classes::Classes;
+use crate::components::all_keys::AllKeysProps;
+use crate::components::classes::ClassesProps;
 use crate::components::editor::{language_of, Editor};
-use crate::components::explain::Explain;
+use crate::components::explain::ExplainProps;
 use crate::components::file_tree::FileTree;
 use crate::components::lookups::Lookups;
 use crate::components::node_panel::NodePanel;
-use crate::components::nodes::Nodes;
-use crate::components::review::Review;
+use crate::components::nodes::NodesProps;
+use crate::components::review::ReviewProps;
 use crate::components::why::Why;
 use crate::state::{Action, State, Tab};
 
@@ -68,25 +68,51 @@ fn tab_body(state: &State, dispatch: &Callback<Action>) -> Html {
         Tab::Explain => {
             let key_label =
                 state.selected.and_then(|i| state.document().lookups.get(i).map(|l| AttrValue::from(l.key_label())));
-            html! { <Explain {key_label} {evaluation} {relative} {reveal} /> }
+            match state.chunks.explain {
+                Some(code) => (code.view)(ExplainProps { key_label, evaluation, relative, reveal }),
+                None => fetching(),
+            }
         }
         Tab::AllKeys => html! {
             <section aria-label="All keys">
-                if let Some(keys) = state.resolved.clone() { <AllKeys {keys} dispatch={dispatch.clone()} /> }
+                if let (Some(code), Some(keys)) = (state.chunks.all_keys, state.resolved.clone()) {
+                    { (code.view)(AllKeysProps { keys, dispatch: dispatch.clone() }) }
+                } else {
+                    { fetching() }
+                }
             </section>
         },
         Tab::Nodes => html! {
             <section class="fleet" data-testid="fleet" aria-label="Nodes">
-                if let Some(fleet) = state.fleet.clone() { <Nodes {fleet} facts={state.facts_text.clone()} selected={state.selected} dispatch={dispatch.clone()} /> }
+                if let (Some(code), Some(fleet)) = (state.chunks.nodes, state.fleet.clone()) {
+                    { (code.view)(NodesProps { fleet, facts: state.facts_text.clone(), selected: state.selected, dispatch: dispatch.clone() }) }
+                } else {
+                    { fetching() }
+                }
             </section>
         },
         Tab::Classes => html! {
-            <section aria-label="Classes"><Classes classes={state.classes.clone()} dispatch={dispatch.clone()} /></section>
+            <section aria-label="Classes">
+                if let Some(code) = state.chunks.classes {
+                    { (code.view)(ClassesProps { classes: state.classes.clone(), dispatch: dispatch.clone() }) }
+                } else {
+                    { fetching() }
+                }
+            </section>
         },
         Tab::Review => html! {
             <section aria-label="Review">
-                if let Some(review) = state.review.clone() { <Review {review} dispatch={dispatch.clone()} /> }
+                if let (Some(code), Some(review)) = (state.chunks.review, state.review.clone()) {
+                    { (code.view)(ReviewProps { review, dispatch: dispatch.clone() }) }
+                } else {
+                    { fetching() }
+                }
             </section>
         },
     }
+}
+
+/// What a view shows while its code is fetched (see [`crate::chunks`]).
+pub fn fetching() -> Html {
+    html! { <p class="muted" data-testid="fetching-code">{ "Fetching its code…" }</p> }
 }

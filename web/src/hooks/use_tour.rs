@@ -3,11 +3,11 @@
 //! link of its own (`?lesson=NAME`; `?embed&lesson=NAME` in a frame), and the
 //! lessons passed are kept in the browser.
 
-use hiera_core::lesson::Lesson;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::chunks::{fetch, Chunk, Feature};
 use crate::state::{Action, Notice, State, View};
 
 /// Opens the lesson named in the address (`?lesson=NAME`) once, keeps the
@@ -79,7 +79,16 @@ async fn open_lesson(name: &str, dispatch: &UseReducerDispatcher<State>) -> Resu
     };
     let file = lessons.get(at).ok_or("there are no lessons")?;
     let text = browser::fetch_text(&format!("lessons/{file}")).await?;
-    let (mut doc, lesson) = Lesson::from_yaml(&text).map_err(|e| e.to_string())?;
+    let code =
+        match fetch(Feature::Tour).await {
+            Ok(Chunk::Tour(code)) => code,
+            _ => return Err(
+                "its code could not be fetched: the page is offline, or was updated since it was opened (reload it)"
+                    .into(),
+            ),
+        };
+    dispatch.dispatch(Action::Fetched(Chunk::Tour(code)));
+    let (mut doc, lesson) = (code.read)(&text)?;
     // The answers recorded from Puppet make the lesson a test; the learner's pins are their own.
     doc.lookups.iter_mut().for_each(|l| {
         l.expect = None;
