@@ -3,7 +3,8 @@
 // module at the split points of web/src/chunks.rs: the first download keeps
 // the engine, the state and the views every visit draws; each split point
 // becomes a module of its own (split_NAME.wasm) with the code only it
-// reaches, fetched the first time a view needs it. Then wasm-bindgen writes
+// reaches, fetched the first time a view needs it or soon after the page is
+// drawn (web/src/hooks/use_chunks.rs). Then wasm-bindgen writes
 // the glue, and a release build is optimized for size. csp.mjs links the
 // start script it writes from index.html.
 //

@@ -79,14 +79,11 @@ async fn open_lesson(name: &str, dispatch: &UseReducerDispatcher<State>) -> Resu
     };
     let file = lessons.get(at).ok_or("there are no lessons")?;
     let text = browser::fetch_text(&format!("lessons/{file}")).await?;
-    let code =
-        match fetch(Feature::Tour).await {
-            Ok(Chunk::Tour(code)) => code,
-            _ => return Err(
-                "its code could not be fetched: the page is offline, or was updated since it was opened (reload it)"
-                    .into(),
-            ),
-        };
+    let Ok(Chunk::Tour(code)) = fetch(Feature::Tour).await else {
+        return Err(
+            "its code could not be fetched: the page is offline, or was updated since it was opened (reload it)".into(),
+        );
+    };
     dispatch.dispatch(Action::Fetched(Chunk::Tour(code)));
     let (mut doc, lesson) = (code.read)(&text)?;
     // The answers recorded from Puppet make the lesson a test; the learner's pins are their own.
