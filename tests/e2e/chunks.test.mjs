@@ -98,3 +98,18 @@ test("a view whose code cannot be fetched says so, and is fetched when shown aga
   assert.deepEqual(errors.map((e) => e.message).filter((m) => m !== "Failed to fetch"), []);
   await context.close();
 });
+
+test("an embed fetches no part of the page's module it does not show", async () => {
+  const a = await openPage(env.browser, env.server.url);
+  await a.page.click("[data-testid=share-button]");
+  const embed = (await a.page.inputValue("[data-testid=share-link]")).replace("#", "?embed#");
+  await a.context.close();
+  const { page, errors, context } = await openPage(env.browser);
+  await page.goto(embed);
+  await page.locator("[data-testid=embed] [data-testid=lookup-row][data-status]").first().waitFor();
+  // Past the time the playground fetches every part in the background.
+  await page.waitForTimeout(3000);
+  assert.deepEqual(await parts(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -3,11 +3,13 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::chunks::{fetch, Feature};
-use crate::state::{Action, Notice, State};
+use crate::state::{Action, Notice, State, View};
 
 /// How long after the page is drawn the code of every view is fetched, in
 /// the background: the first result does not wait for it, a view shown
 /// later opens at once, and the service worker keeps it for offline use.
+/// An embed, which shows none of those views (a documentation page may hold
+/// several), fetches only what it shows.
 const PREFETCH_AFTER_MS: i32 = 2000;
 
 /// Fetches the code a view needs the first time it is shown (see
@@ -17,7 +19,11 @@ const PREFETCH_AFTER_MS: i32 = 2000;
 pub fn use_chunks(state: &UseReducerHandle<State>) {
     {
         let dispatcher = state.dispatcher();
-        use_effect_with((), move |_| {
+        let embedded = matches!(state.view, View::Embed { .. });
+        use_effect_with(embedded, move |&embedded| {
+            if embedded {
+                return;
+            }
             spawn_local(async move {
                 browser::sleep(PREFETCH_AFTER_MS).await;
                 for &feature in Feature::ALL {
