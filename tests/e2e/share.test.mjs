@@ -205,9 +205,12 @@ test("link lengths of the gallery examples", async () => {
   const v = await openPage(env.browser, env.server.url);
   const lengths = [];
   for (const file of index) {
-    const previous = await v.page.locator("[data-testid=description]").innerText().catch(() => "");
-    await v.page.selectOption("[data-testid=gallery]", file);
+    // The page opens with the welcome example: choosing it again would load
+    // it again while its link is being made, and the link would be for the
+    // document before.
     if (file !== "00-welcome.yaml") {
+      const previous = await v.page.locator("[data-testid=description]").innerText().catch(() => "");
+      await v.page.selectOption("[data-testid=gallery]", file);
       await eventually(() => v.page.locator("[data-testid=description]").innerText().catch(() => ""), (d) => d && d !== previous);
     }
     lengths.push([file, (await shareLink(v.page)).length]);
