@@ -15,7 +15,7 @@ after(async () => {
 const cell = (page, key, node) =>
   page.locator(`[data-testid=fleet-row][data-key="${key}"] [data-testid=fleet-cell][data-node="${node}"]`);
 
-/** Opens the Nodes tab and waits for its panel, which arrives with the extras module. */
+/** Opens the Nodes tab and waits for its panel, which comes with its code (fetched when first shown). */
 async function openNodes(page) {
   await page.click("[data-testid=tab-nodes]");
   await page.locator("[data-testid=fleet-node]").first().waitFor();

@@ -39,6 +39,8 @@ test("facterdb's operating systems are facts presets, fetched when chosen", asyn
 test("Nodes groups the selected lookup's answers by value, with the nodes that get each", async () => {
   const { page, errors, context } = await openPage(env.browser, env.server.url);
   await page.click("[data-testid=tab-nodes]");
+  // The table comes with its code, fetched when the tab is first shown.
+  await page.locator("[data-testid=fleet-node]").first().waitFor();
   for (const [name, system] of [["db01.example.com", "Rocky Linux 9 (x86_64)"], ["web09.example.com", "Debian 12 (x86_64)"]]) {
     const columns = await page.locator("[data-testid=fleet-node]").count();
     await page.fill("[data-testid=add-node-name]", name);
