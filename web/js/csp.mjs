@@ -7,10 +7,9 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { release, staging as dir } from "./hook.mjs";
 import { minify } from "./minify.mjs";
 
-const dir = process.env.TRUNK_STAGING_DIR;
-if (!dir) throw new Error("csp.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is not set)");
 const file = path.join(dir, "index.html");
 let html = await readFile(file, "utf8");
 
@@ -32,7 +31,7 @@ links.push(
 );
 if (!html.includes("</head>")) throw new Error("index.html has no </head>");
 html = html.replace("</head>", `${links.join("\n    ")}\n  </head>`);
-if (process.env.TRUNK_PROFILE === "release") html = await minify(dir, html);
+if (release) html = await minify(dir, html);
 
 const policy = [
   "default-src 'self'",

@@ -1,6 +1,6 @@
-// What the Trunk hooks that build WebAssembly (app.mjs, backends.mjs) share:
-// where Trunk stages the page, whether it builds for release, and a way to
-// run a tool from the repository's root with its output shown.
+// What the Trunk hooks (app.mjs, backends.mjs, csp.mjs) share: where Trunk
+// stages the page, whether it builds for release, and a way to run a tool
+// from the repository's root with its output shown.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
